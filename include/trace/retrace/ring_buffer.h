@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * retrace ring buffer: per-CPU pages of variable-length records.
+ *
+ * Writers never lock and only touch their own CPU's buffer; readers may
+ * run on any CPU concurrently with them.  The buffer knows nothing of
+ * what a record contains: it stores bytes and a timestamp and hands
+ * them back in order.  The protocol is described in
+ * Documentation/trace/ring-buffer-design.txt and next to the code.
+ */
+#ifndef _TRACE_RETRACE_RING_BUFFER_H
+#define _TRACE_RETRACE_RING_BUFFER_H
+
+#ifdef RETRACE_HOST
+#include "rb_host_shim.h"
+#else
+#include <linux/types.h>
+#endif
+
+struct rt_buffer;
+
+/*
+ * Largest payload one record may carry.  A record, its header and a
+ * possible absolute-time prefix must fit in one page's data area.
+ */
+#define RT_RB_MAX_PAYLOAD	4048
+
+/* A record copied out of the buffer by a reader. */
+struct rt_rb_record {
+	u64		ts;	/* clock value when it was reserved */
+	unsigned int	len;	/* payload bytes, a multiple of 4 */
+	unsigned int	cpu;
+	unsigned long	pos;	/* internal: where it was found */
+	unsigned int	size;	/* internal: bytes it takes in the page */
+	u32		data[RT_RB_MAX_PAYLOAD / 4];
+};
+
+/* Per-CPU accounting; see rt_buffer_stats(). */
+struct rt_rb_stats {
+	u64 written;	/* records offered to the buffer (kept or dropped) */
+	u64 read;	/* records taken by consuming readers */
+	u64 overrun;	/* records overwritten before being read */
+	u64 dropped;	/* records refused: buffer full in no-overwrite mode,
+			 * or the writer caught up with an unpublished page */
+	u64 entries;	/* records still in the buffer */
+	unsigned long nr_pages;
+};
+
+/* Non-consuming iterator over one CPU's buffer. */
+struct rt_rb_iter {
+	struct rt_buffer	*buf;
+	int			cpu;
+	unsigned long		pos;
+	u64			skipped; /* records overwritten under us */
+};
+
+struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite);
+void rt_buffer_free(struct rt_buffer *buf);
+int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu);
+void rt_buffer_reset(struct rt_buffer *buf);
+unsigned long rt_buffer_size(struct rt_buffer *buf);
+
+void rt_buffer_set_overwrite(struct rt_buffer *buf, bool overwrite);
+bool rt_buffer_overwrite(struct rt_buffer *buf);
+void rt_buffer_record_disable(struct rt_buffer *buf);
+void rt_buffer_record_enable(struct rt_buffer *buf);
+
+void *rt_buffer_reserve(struct rt_buffer *buf, unsigned int len);
+void rt_buffer_commit(struct rt_buffer *buf);
+int rt_buffer_write(struct rt_buffer *buf, const void *data, unsigned int len);
+
+int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
+int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
+bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu);
+
+void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,
+			  int cpu);
+int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec);
+void rt_buffer_iter_advance(struct rt_rb_iter *it,
+			    const struct rt_rb_record *rec);
+
+void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st);
+
+#endif /* _TRACE_RETRACE_RING_BUFFER_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Just enough of the kernel's API for retrace's pure-logic files to
+ * build as ordinary host programs (tests, fuzzers, sanitizers).
+ *
+ * "CPUs" are threads: each test thread sets host_cpu to the CPU it
+ * plays.  local_t operations use relaxed atomics so a reader thread may
+ * look at them; full-barrier operations map to seq_cst builtins.
+ * Tests may hook the clock and the points where a nested writer could
+ * interrupt (host_clock, host_irq_hook).
+ */
+#ifndef _RETRACE_HOST_SHIM_H
+#define _RETRACE_HOST_SHIM_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define PAGE_SIZE	4096UL
+#define notrace
+#undef __always_inline
+#define __always_inline	inline __attribute__((always_inline))
+#define ____cacheline_aligned_in_smp __attribute__((aligned(64)))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define ALIGN(x, a)	(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define BUILD_BUG_ON(c)	_Static_assert(!(c), #c)
+#define EXPORT_SYMBOL_GPL(s)
+#define WARN_ON_ONCE(c) ({ bool __c = (c); if (__c) host_warn(__FILE__, __LINE__, #c); __c; })
+
+void host_warn(const char *file, int line, const char *what);
+
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+/* local_t: only its owning "CPU" writes it; others may read it. */
+typedef struct { long v; } local_t;
+static inline long local_read(local_t *l) { return __atomic_load_n(&l->v, __ATOMIC_RELAXED); }
+static inline void local_set(local_t *l, long v) { __atomic_store_n(&l->v, v, __ATOMIC_RELAXED); }
+static inline void local_add(long d, local_t *l) { __atomic_fetch_add(&l->v, d, __ATOMIC_RELAXED); }
+static inline void local_inc(local_t *l) { local_add(1, l); }
+static inline void local_dec(local_t *l) { local_add(-1, l); }
+long host_local_cmpxchg(local_t *l, long old, long new);
+#define local_cmpxchg(l, o, n) host_local_cmpxchg((l), (o), (n))
+
+typedef struct { long v; } atomic_long_t;
+typedef struct { int v; } atomic_t;
+static inline long atomic_long_read(atomic_long_t *a) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
+static inline void atomic_long_set(atomic_long_t *a, long v) { __atomic_store_n(&a->v, v, __ATOMIC_RELAXED); }
+static inline void atomic_long_inc(atomic_long_t *a) { __atomic_fetch_add(&a->v, 1, __ATOMIC_SEQ_CST); }
+static inline long atomic_long_cmpxchg(atomic_long_t *a, long o, long n)
+{
+	__atomic_compare_exchange_n(&a->v, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return o;
+}
+static inline bool atomic_long_try_cmpxchg(atomic_long_t *a, long *o, long n)
+{
+	return __atomic_compare_exchange_n(&a->v, o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+static inline int atomic_read(atomic_t *a) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
+static inline void atomic_set(atomic_t *a, int v) { __atomic_store_n(&a->v, v, __ATOMIC_RELAXED); }
+static inline void atomic_inc(atomic_t *a) { __atomic_fetch_add(&a->v, 1, __ATOMIC_SEQ_CST); }
+static inline void atomic_dec(atomic_t *a) { __atomic_fetch_sub(&a->v, 1, __ATOMIC_SEQ_CST); }
+
+/* CPUs, preemption, RCU. */
+extern __thread int host_cpu;
+extern unsigned int nr_cpu_ids;
+#define raw_smp_processor_id()	host_cpu
+#define smp_processor_id()	host_cpu
+#define cpu_to_node(c)		0
+#define for_each_possible_cpu(c) for ((c) = 0; (c) < (int)nr_cpu_ids; (c)++)
+#define preempt_disable_notrace() do { } while (0)
+#define preempt_enable_notrace() do { } while (0)
+static inline void synchronize_rcu(void) { }
+
+/* Memory. */
+#define GFP_KERNEL 0
+#define __GFP_RETRY_MAYFAIL 0
+#define __GFP_NOWARN 0
+struct page;
+extern long host_alloc_budget;	/* pages left before allocation fails; <0: unlimited */
+void *host_alloc_page(void);
+#define alloc_pages_node(node, gfp, order) ((struct page *)host_alloc_page())
+#define page_address(p)	((void *)(p))
+#define free_page(a)	free((void *)(a))
+#define kzalloc(n, g)	calloc(1, (n))
+#define kzalloc_node(n, g, node) calloc(1, (n))
+#define kcalloc(n, s, g) calloc((n), (s))
+#define kmalloc(n, g)	malloc(n)
+#define kfree(p)	free(p)
+
+struct mutex { pthread_mutex_t m; };
+#define mutex_init(x)	pthread_mutex_init(&(x)->m, NULL)
+#define mutex_destroy(x) pthread_mutex_destroy(&(x)->m)
+#define mutex_lock(x)	pthread_mutex_lock(&(x)->m)
+#define mutex_unlock(x)	pthread_mutex_unlock(&(x)->m)
+
+/* Test hooks: the clock, and a point where a nested writer may run. */
+extern u64 (*host_clock)(void);
+static inline u64 rb_clock(void)
+{
+	return host_clock();
+}
+
+#endif /* _RETRACE_HOST_SHIM_H */

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit and model tests for the retrace ring buffer, built with
+ * ASan and UBSan.  Each test prints one "ok"/"not ok" line; the last
+ * line is "N passed, N failed".
+ */
+#include "rb_host_shim.h"
+#include <trace/retrace/ring_buffer.h>
+#include <stdarg.h>
+
+extern void (*host_irq_hook)(void);
+extern int host_warnings;
+
+static int passed, failed, test_failed;
+static struct rt_rb_record rec;
+
+#define CHECK(c, ...) do {						\
+	if (!(c)) {							\
+		fprintf(stderr, "  %s:%d: check failed: %s: ",		\
+			__FILE__, __LINE__, #c);			\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		test_failed = 1;					\
+		return;							\
+	}								\
+} while (0)
+
+static void run(const char *name, void (*fn)(void))
+{
+	int w = host_warnings;
+
+	test_failed = 0;
+	host_irq_hook = NULL;
+	host_cpu = 0;
+	fn();
+	if (host_warnings != w) {
+		fprintf(stderr, "  %s: kernel WARN fired\n", name);
+		test_failed = 1;
+	}
+	printf("%s %s\n", test_failed ? "not ok" : "ok", name);
+	if (test_failed)
+		failed++;
+	else
+		passed++;
+}
+
+static u64 fake_now;
+static u64 fake_clock(void)
+{
+	return fake_now += 7;
+}
+
+/* Write a record whose payload is (seq, len, pattern...) of @len bytes. */
+static int put(struct rt_buffer *b, u32 seq, unsigned int len)
+{
+	u32 *p = rt_buffer_reserve(b, len);
+	unsigned int i;
+
+	if (!p)
+		return -1;
+	p[0] = seq;
+	if (len >= 8)
+		p[1] = len;
+	for (i = 2; i < len / 4; i++)
+		p[i] = seq * 31 + i;
+	rt_buffer_commit(b);
+	return 0;
+}
+
+static int check_rec(const struct rt_rb_record *r, u32 seq, unsigned int len)
+{
+	unsigned int i;
+
+	if (r->data[0] != seq || r->len != ALIGN(len, 4))
+		return 0;
+	if (len >= 8 && r->data[1] != len)
+		return 0;
+	for (i = 2; i < len / 4; i++)
+		if (r->data[i] != seq * 31 + i)
+			return 0;
+	return 1;
+}
+
+static int invariant(struct rt_buffer *b, int cpu)
+{
+	struct rt_rb_stats st;
+
+	rt_buffer_stats(b, cpu, &st);
+	if (st.read + st.overrun + st.dropped + st.entries != st.written) {
+		fprintf(stderr, "  invariant: read %llu + overrun %llu + dropped %llu + entries %llu != written %llu\n",
+			(unsigned long long)st.read, (unsigned long long)st.overrun,
+			(unsigned long long)st.dropped, (unsigned long long)st.entries,
+			(unsigned long long)st.written);
+		return 0;
+	}
+	return 1;
+}
+
+static void t_basic(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(16384, true);
+	u64 before;
+
+	CHECK(b, "alloc");
+	CHECK(rt_buffer_consume(b, 0, &rec) == -ENODATA, "empty at start");
+	host_clock = fake_clock;
+	before = fake_now;
+	CHECK(put(b, 42, 12) == 0, "write");
+	CHECK(rt_buffer_peek(b, 0, &rec) == 0, "peek");
+	CHECK(check_rec(&rec, 42, 12), "content");
+	CHECK(rec.ts > before && rec.ts <= fake_now, "ts %llu", (unsigned long long)rec.ts);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 42, 12), "consume");
+	CHECK(rt_buffer_consume(b, 0, &rec) == -ENODATA, "empty after");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+static void t_sizes(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(64 * 4096, false);
+	unsigned int len;
+	u32 seq = 0;
+
+	CHECK(b, "alloc");
+	/* Every size from 1 byte to the maximum, across page boundaries. */
+	for (len = 1; len <= RT_RB_MAX_PAYLOAD; len += (len < 200 ? 1 : 97)) {
+		CHECK(put(b, seq, len) == 0, "write len %u", len);
+		CHECK(rt_buffer_consume(b, 0, &rec) == 0, "read len %u", len);
+		CHECK(check_rec(&rec, seq, len), "content len %u got len %u", len, rec.len);
+		seq++;
+	}
+	CHECK(put(b, 0, RT_RB_MAX_PAYLOAD) == 0, "max fits");
+	CHECK(rt_buffer_reserve(b, RT_RB_MAX_PAYLOAD + 1) == NULL, "too large refused");
+	CHECK(rt_buffer_reserve(b, 1u << 30) == NULL, "huge refused");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/* Fill far past capacity; overwrite keeps the newest suffix. */
+static void t_overwrite_full(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	struct rt_rb_stats st;
+	u32 seq, first = 0, n = 0;
+
+	CHECK(b, "alloc");
+	for (seq = 0; seq < 5000; seq++)
+		CHECK(put(b, seq, 4 + (seq % 13) * 4) == 0, "write %u", seq);
+	rt_buffer_stats(b, 0, &st);
+	CHECK(st.overrun > 0 && st.dropped == 0, "overrun %llu", (unsigned long long)st.overrun);
+	CHECK(invariant(b, 0), "invariant before read");
+	while (rt_buffer_consume(b, 0, &rec) == 0) {
+		if (!n)
+			first = rec.data[0];
+		CHECK(check_rec(&rec, first + n, 4 + ((first + n) % 13) * 4), "record %u", n);
+		n++;
+	}
+	CHECK(first + n == 5000, "suffix ends at last write (first %u n %u)", first, n);
+	CHECK(n == st.entries, "entries %llu read %u", (unsigned long long)st.entries, n);
+	CHECK(invariant(b, 0), "invariant after read");
+	rt_buffer_free(b);
+}
+
+/* Fill far past capacity; no-overwrite keeps the oldest prefix. */
+static void t_drop_full(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, false);
+	struct rt_rb_stats st;
+	u32 seq, n = 0, ok = 0;
+
+	CHECK(b, "alloc");
+	for (seq = 0; seq < 5000; seq++)
+		ok += put(b, seq, 16) == 0;
+	rt_buffer_stats(b, 0, &st);
+	CHECK(st.dropped == 5000 - ok && st.overrun == 0, "dropped %llu", (unsigned long long)st.dropped);
+	while (rt_buffer_consume(b, 0, &rec) == 0) {
+		CHECK(check_rec(&rec, n, 16), "record %u", n);
+		n++;
+	}
+	CHECK(n == ok, "kept %u read %u", ok, n);
+	CHECK(invariant(b, 0), "invariant");
+	/* Space is usable again after reading. */
+	CHECK(put(b, 7, 16) == 0, "write after drain");
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 7, 16), "read after drain");
+	rt_buffer_free(b);
+}
+
+/* Explicit nesting: an inner record is hidden until the outer commits. */
+static void t_nested_commit(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(16384, true);
+	u32 *outer, *inner;
+
+	CHECK(b, "alloc");
+	outer = rt_buffer_reserve(b, 8);
+	CHECK(outer, "outer");
+	outer[0] = 1;
+	outer[1] = 8;
+	inner = rt_buffer_reserve(b, 8);
+	CHECK(inner, "inner");
+	inner[0] = 2;
+	inner[1] = 8;
+	rt_buffer_commit(b);
+	CHECK(rt_buffer_peek(b, 0, &rec) == -ENODATA, "inner not visible before outer commit");
+	rt_buffer_commit(b);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 1, 8), "outer first");
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 2, 8), "inner second");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/* Simulated interrupts landing inside the reservation window. */
+static struct rt_buffer *hook_buf;
+static u32 hook_seq;
+static int hook_count;
+/* Claim the sequence number only once the slot is ours. */
+static void put_claim(struct rt_buffer *b)
+{
+	unsigned int len = 8 + (hook_seq % 40) * 4, i;
+	u32 *p = rt_buffer_reserve(b, len);
+
+	if (!p)
+		return;
+	p[0] = hook_seq++;
+	p[1] = len;
+	for (i = 2; i < len / 4; i++)
+		p[i] = p[0] * 31 + i;
+	rt_buffer_commit(b);
+}
+
+static void irq_writer(void)
+{
+	if (hook_count-- > 0)
+		put_claim(hook_buf);
+}
+
+static void t_nested_irq(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(8 * 4096, false);
+	u32 n = 0, expect = 0;
+	u64 last_ts = 0;
+	int i;
+
+	CHECK(b, "alloc");
+	host_clock = fake_clock;
+	hook_buf = b;
+	hook_seq = 0;
+	host_irq_hook = irq_writer;
+	for (i = 0; i < 300; i++) {
+		hook_count = i % 3;
+		put_claim(b);
+	}
+	host_irq_hook = NULL;
+	/* Sequence numbers are taken in buffer order: nested first. */
+	while (rt_buffer_consume(b, 0, &rec) == 0) {
+		CHECK(rec.data[0] == expect, "order %u after %u", rec.data[0], expect);
+		CHECK(check_rec(&rec, rec.data[0], rec.len), "content");
+		CHECK(rec.ts >= last_ts, "ts went back");
+		expect = rec.data[0] + 1;
+		last_ts = rec.ts;
+		n++;
+	}
+	CHECK(n > 300, "n %u", n);
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/* A nested flood must not overwrite the page holding an open record. */
+static void t_commit_overrun(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(2 * 4096, true);
+	struct rt_rb_stats st;
+	u32 *outer;
+	int i, seen_outer = 0;
+
+	CHECK(b, "alloc");
+	outer = rt_buffer_reserve(b, 64);
+	CHECK(outer, "outer");
+	for (i = 0; i < 2000; i++)
+		put(b, 1000 + i, 64);
+	outer[0] = 7;
+	outer[1] = 64;
+	for (i = 2; i < 16; i++)
+		outer[i] = 7 * 31 + i;
+	rt_buffer_commit(b);
+	rt_buffer_stats(b, 0, &st);
+	CHECK(st.dropped > 0, "nested writes beyond the open page dropped");
+	while (rt_buffer_consume(b, 0, &rec) == 0)
+		if (rec.data[0] == 7)
+			seen_outer = check_rec(&rec, 7, 64);
+	CHECK(seen_outer, "outer record intact");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/* Gaps beyond the 27-bit delta use an absolute stamp. */
+static u64 jump_clock_v;
+static u64 jump_clock(void) { return jump_clock_v; }
+static void t_time_extend(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(16384, true);
+	u64 stamps[] = { 1000, 1001, 1000 + (1ULL << 27) + 5, 1ULL << 40,
+			 (1ULL << 40) + 3, (1ULL << 62) + 11 };
+	unsigned int i;
+
+	CHECK(b, "alloc");
+	host_clock = jump_clock;
+	for (i = 0; i < 6; i++) {
+		jump_clock_v = stamps[i];
+		CHECK(put(b, i, 8) == 0, "write");
+	}
+	for (i = 0; i < 6; i++) {
+		CHECK(rt_buffer_consume(b, 0, &rec) == 0, "read %u", i);
+		CHECK(rec.ts == stamps[i], "ts %u: %llu != %llu", i,
+		      (unsigned long long)rec.ts, (unsigned long long)stamps[i]);
+	}
+	rt_buffer_free(b);
+}
+
+static void t_resize(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	unsigned long old;
+
+	CHECK(b, "alloc");
+	put(b, 1, 8);
+	old = rt_buffer_size(b);
+	host_alloc_budget = 3;
+	CHECK(rt_buffer_resize(b, 100 * 4096) == -ENOMEM, "resize fails on ENOMEM");
+	host_alloc_budget = -1;
+	CHECK(rt_buffer_size(b) == old, "size kept");
+	CHECK(rt_buffer_peek(b, 0, &rec) == 0 && check_rec(&rec, 1, 8), "data kept");
+	CHECK(rt_buffer_resize(b, 100 * 4096) == 0, "resize");
+	CHECK(rt_buffer_size(b) >= 100 * 4096 && rt_buffer_size(b) < 102 * 4096, "new size %lu", rt_buffer_size(b));
+	CHECK(rt_buffer_peek(b, 0, &rec) == -ENODATA, "emptied");
+	CHECK(put(b, 2, 8) == 0 && rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 2, 8), "usable");
+	CHECK(rt_buffer_resize(b, 1) == 0 && rt_buffer_size(b) > 0, "minimum size");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+static void t_iterator(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	struct rt_rb_iter it;
+	u32 n = 0, seq;
+
+	CHECK(b, "alloc");
+	for (seq = 0; seq < 100; seq++)
+		put(b, seq, 16);
+	rt_buffer_iter_start(&it, b, 0);
+	while (rt_buffer_iter_peek(&it, &rec) == 0) {
+		CHECK(check_rec(&rec, n, 16), "iter %u", n);
+		rt_buffer_iter_advance(&it, &rec);
+		n++;
+	}
+	CHECK(n == 100, "iterated %u", n);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 0, 16), "not consumed");
+	/* Overwrite under a paused iterator: it skips, never returns junk. */
+	rt_buffer_iter_start(&it, b, 0);
+	CHECK(rt_buffer_iter_peek(&it, &rec) == 0, "peek");
+	for (seq = 100; seq < 3000; seq++)
+		put(b, seq, 16);
+	n = 0;
+	while (rt_buffer_iter_peek(&it, &rec) == 0) {
+		CHECK(check_rec(&rec, rec.data[0], 16), "intact");
+		rt_buffer_iter_advance(&it, &rec);
+		n++;
+	}
+	CHECK(it.skipped > 0 && n > 0, "skipped %llu n %u", (unsigned long long)it.skipped, n);
+	rt_buffer_reset(b);
+	CHECK(rt_buffer_consume(b, 0, &rec) == -ENODATA, "reset empties");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/* Several CPUs: records stay on their own CPU. */
+static void t_multi_cpu(void)
+{
+	struct rt_buffer *b;
+	int cpu;
+
+	nr_cpu_ids = 4;
+	b = rt_buffer_alloc(16384, true);
+	CHECK(b, "alloc");
+	for (cpu = 0; cpu < 4; cpu++) {
+		host_cpu = cpu;
+		put(b, cpu, 8);
+	}
+	host_cpu = 0;
+	for (cpu = 3; cpu >= 0; cpu--) {
+		CHECK(rt_buffer_consume(b, cpu, &rec) == 0 && check_rec(&rec, cpu, 8), "cpu %d", cpu);
+		CHECK(rt_buffer_empty_cpu(b, cpu), "cpu %d empty", cpu);
+	}
+	rt_buffer_free(b);
+	nr_cpu_ids = 1;
+}
+
+/*
+ * Model test: one writer thread (with simulated nested interrupts) and
+ * a concurrent consumer and iterator.  Every record carries a sequence
+ * number and checksum; the consumer must see strictly increasing,
+ * intact records and the accounting must balance at the end.
+ */
+struct model {
+	struct rt_buffer *b;
+	volatile int stop;
+	u64 read_ok, bad;
+};
+
+static u32 csum(u32 seq, unsigned int words)
+{
+	return seq * 2654435761u ^ words;
+}
+
+static __thread u32 model_seq;
+static struct rt_buffer *model_buf;
+static int model_nest;
+static void model_put(void)
+{
+	unsigned int words = 2 + model_seq % 30, i;
+	u32 *p = rt_buffer_reserve(model_buf, words * 4);
+
+	if (!p)
+		return;
+	/* The sequence number is claimed once the slot is ours. */
+	p[0] = model_seq++;
+	for (i = 1; i < words; i++)
+		p[i] = csum(p[0], words) + i;
+	rt_buffer_commit(model_buf);
+}
+
+static void model_irq(void)
+{
+	if ((model_nest++ & 7) == 0)
+		model_put();
+}
+
+static void *model_writer(void *arg)
+{
+	struct model *m = arg;
+	unsigned long i;
+
+	host_cpu = 0;
+	host_irq_hook = model_irq;
+	for (i = 0; i < 400000; i++)
+		model_put();
+	host_irq_hook = NULL;
+	m->stop = 1;
+	return NULL;
+}
+
+static int model_check(const struct rt_rb_record *r)
+{
+	unsigned int words = r->len / 4, i;
+
+	if (words < 2)
+		return 0;
+	for (i = 1; i < words; i++)
+		if (r->data[i] != csum(r->data[0], words) + i)
+			return 0;
+	return 1;
+}
+
+static void *model_reader(void *arg)
+{
+	struct model *m = arg;
+	static struct rt_rb_record r;
+	long long last = -1;
+
+	host_cpu = 1;
+	for (;;) {
+		int stop = m->stop;
+
+		while (rt_buffer_consume(m->b, 0, &r) == 0) {
+			if (!model_check(&r) || (long long)r.data[0] <= last)
+				m->bad++;
+			last = r.data[0];
+			m->read_ok++;
+		}
+		if (stop)
+			break;
+	}
+	return NULL;
+}
+
+static void *model_iterator(void *arg)
+{
+	struct model *m = arg;
+	static struct rt_rb_record r;
+	struct rt_rb_iter it;
+
+	host_cpu = 2;
+	while (!m->stop) {
+		long long last = -1;
+
+		rt_buffer_iter_start(&it, m->b, 0);
+		while (rt_buffer_iter_peek(&it, &r) == 0) {
+			if (!model_check(&r) || (long long)r.data[0] <= last)
+				m->bad++;
+			last = r.data[0];
+			rt_buffer_iter_advance(&it, &r);
+		}
+	}
+	return NULL;
+}
+
+static void model_run(bool overwrite)
+{
+	struct model m = { 0 };
+	struct rt_rb_stats st;
+	pthread_t w, r, i;
+
+	nr_cpu_ids = 3;
+	m.b = rt_buffer_alloc(8 * 4096, overwrite);
+	CHECK(m.b, "alloc");
+	model_buf = m.b;
+	pthread_create(&r, NULL, model_reader, &m);
+	pthread_create(&i, NULL, model_iterator, &m);
+	pthread_create(&w, NULL, model_writer, &m);
+	pthread_join(w, NULL);
+	pthread_join(r, NULL);
+	pthread_join(i, NULL);
+	rt_buffer_stats(m.b, 0, &st);
+	printf("  model(%s): written %llu read %llu overrun %llu dropped %llu left %llu\n",
+	       overwrite ? "overwrite" : "drop",
+	       (unsigned long long)st.written, (unsigned long long)st.read,
+	       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
+	       (unsigned long long)st.entries);
+	CHECK(m.bad == 0, "%llu bad records", (unsigned long long)m.bad);
+	CHECK(m.read_ok == st.read, "reader count %llu vs %llu",
+	      (unsigned long long)m.read_ok, (unsigned long long)st.read);
+	CHECK(st.written >= 400000, "written");
+	CHECK(invariant(m.b, 0), "invariant");
+	rt_buffer_free(m.b);
+	nr_cpu_ids = 1;
+}
+
+static void t_model_overwrite(void) { model_run(true); }
+static void t_model_drop(void) { model_run(false); }
+
+int main(void)
+{
+	run("rb_basic", t_basic);
+	run("rb_sizes_and_too_large", t_sizes);
+	run("rb_overwrite_full", t_overwrite_full);
+	run("rb_drop_full", t_drop_full);
+	run("rb_nested_commit_order", t_nested_commit);
+	run("rb_nested_irq_reservation", t_nested_irq);
+	run("rb_commit_overrun", t_commit_overrun);
+	run("rb_time_extend", t_time_extend);
+	run("rb_resize", t_resize);
+	run("rb_iterator", t_iterator);
+	run("rb_multi_cpu", t_multi_cpu);
+	run("rb_model_overwrite", t_model_overwrite);
+	run("rb_model_drop", t_model_drop);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,1006 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * retrace ring buffer: lock-free per-CPU record storage.
+ *
+ * Each CPU owns a ring of pages.  Pages are named by a page id that
+ * only grows; page id P lives in slot P % nr_pages.  Three cursors, each
+ * one machine word, describe a CPU's buffer:
+ *
+ *   wpos	where the next record is reserved.  Written only by
+ *		writers on the owning CPU (task, softirq, irq, NMI nested in
+ *		each other), always by local cmpxchg, so a reservation and
+ *		the choice of page are one atomic step.
+ *   commit_pos	how far readers may look.  Written only by the outermost
+ *		writer on the owning CPU when it commits (store-release);
+ *		everything before it is complete.
+ *   read_pos	the oldest record not yet consumed.  Moved by consuming
+ *		readers and by writers that overwrite unread pages, always
+ *		by a full cmpxchg: whoever wins owns the records it skips,
+ *		which makes the overrun/read accounting exact.
+ *
+ * A cursor packs (page id, records in that page before it, byte offset
+ * in the page's data area); see RB_POS().  The design and its
+ * invariants are written down in Documentation/trace/ring-buffer-design.txt.
+ */
+#ifdef RETRACE_HOST
+#include "rb_host_shim.h"
+#else
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <asm/local.h>
+
+/* Monotonic on each CPU, NMI-safe, nanoseconds: sched_clock based. */
+static __always_inline u64 rb_clock(void)
+{
+	return local_clock();
+}
+#endif
+#include <trace/retrace/ring_buffer.h>
+
+/*
+ * Page layout: a small header, then the data area holding records.
+ * The header fields other than id are written once per use of the page
+ * by the writer that enters or leaves it, before commit_pos publishes
+ * them; readers trust them only for pages behind commit_pos.
+ */
+struct rb_page {
+	u64		base_ts;	/* time base of delta-stamped records */
+	local_t		id;		/* page id in this slot; raised
+					 * before new data lands
+					 */
+	u32		size;		/* bytes used, set when the page is left */
+	u32		entries;	/* records, set when the page is left */
+	u8		data[];
+};
+
+#define RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct rb_page))
+
+/* Cursor packing: page id | records in page | byte offset. */
+#define RB_OFF_BITS	12
+#define RB_N_BITS	12
+#define RB_N_SHIFT	RB_OFF_BITS
+#define RB_PAGE_SHIFT	(RB_OFF_BITS + RB_N_BITS)
+#define RB_POS(pg, n, off) \
+	(((unsigned long)(pg) << RB_PAGE_SHIFT) | \
+	 ((unsigned long)(n) << RB_N_SHIFT) | (unsigned long)(off))
+#define RB_POS_PAGE(p)	((p) >> RB_PAGE_SHIFT)
+#define RB_POS_N(p)	(((p) >> RB_N_SHIFT) & ((1UL << RB_N_BITS) - 1))
+#define RB_POS_OFF(p)	((p) & ((1UL << RB_OFF_BITS) - 1))
+/* Two cursors point at the same record when page and offset agree. */
+#define RB_POS_SAME(a, b) \
+	((((a) ^ (b)) & ~(((1UL << RB_N_BITS) - 1) << RB_N_SHIFT)) == 0)
+
+/*
+ * Record header, one u32: bits 0-4 say what follows, bits 5-31 carry the
+ * time since the page's base_ts:
+ *   1..28	a record with kind * 4 payload bytes
+ *   LONG	a record whose payload length is in the next u32
+ *   ABS	an absolute timestamp (two u32, low then high) for the
+ *		record that immediately follows it; used when the delta
+ *		does not fit or the page base is not yet known
+ * Zero is never written, so zeroed memory never decodes as a record.
+ */
+#define RB_KIND_BITS		5
+#define RB_KIND_MASK		((1U << RB_KIND_BITS) - 1)
+#define RB_KIND_MAX_SHORT	28
+#define RB_KIND_LONG		29
+#define RB_KIND_ABS		30
+#define RB_DELTA_MAX		((1ULL << (32 - RB_KIND_BITS)) - 1)
+#define RB_ABS_LEN		12
+
+/*
+ * Per-CPU state.  The first group is the writer's and is touched only
+ * from the owning CPU; read_pos and the reader's counters live on their
+ * own cache line because other CPUs write them.
+ */
+struct rb_cpu {
+	local_t		wpos;		/* next reservation (writer) */
+	local_t		nesting;	/* writers in flight on this CPU */
+	unsigned long	commit_pos;	/* published end (outermost writer) */
+	unsigned long	base_page;	/* page whose base_ts is base_ts */
+	u64		base_ts;	/* copy of that page's base_ts */
+	local_t		written;
+	local_t		dropped;
+	local_t		overwritten;
+	unsigned long	nr_pages;
+	struct rb_page	**pages;
+
+	atomic_long_t	read_pos ____cacheline_aligned_in_smp;
+	atomic_long_t	read;
+	struct mutex	reader_lock;	/* one consumer at a time */
+};
+
+/**
+ * struct rt_buffer - a set of per-CPU rings
+ * @cpus: per-CPU state, indexed by CPU number
+ * @nr_pages: pages in each CPU's ring
+ * @record_disabled: writers refuse records while this is non-zero
+ * @overwrite: on a full ring, overwrite the oldest page (true) or drop
+ */
+struct rt_buffer {
+	struct rb_cpu	**cpus;
+	unsigned long	nr_pages;
+	atomic_t	record_disabled;
+	bool		overwrite;
+};
+
+static inline struct rb_page *rb_slot(struct rb_cpu *c, unsigned long page)
+{
+	return c->pages[page % c->nr_pages];
+}
+
+static unsigned long rb_pages_for(unsigned long bytes)
+{
+	unsigned long n = DIV_ROUND_UP(bytes, RB_DATA_SIZE);
+
+	return n < 2 ? 2 : n;
+}
+
+/* ---------------------------------------------------------------- */
+/* Allocation                                                       */
+
+static void rb_cpu_init_state(struct rb_cpu *c)
+{
+	unsigned long i;
+
+	/*
+	 * Slot i holds page i.  Page 0 has base_ts 0, so its records carry
+	 * absolute stamps until the first page change sets a real base.
+	 */
+	for (i = 0; i < c->nr_pages; i++) {
+		local_set(&c->pages[i]->id, i);
+		c->pages[i]->base_ts = 0;
+		c->pages[i]->size = 0;
+		c->pages[i]->entries = 0;
+	}
+	local_set(&c->wpos, RB_POS(0, 0, 0));
+	local_set(&c->nesting, 0);
+	c->commit_pos = RB_POS(0, 0, 0);
+	c->base_page = 0;
+	c->base_ts = 0;
+	local_set(&c->written, 0);
+	local_set(&c->dropped, 0);
+	local_set(&c->overwritten, 0);
+	atomic_long_set(&c->read_pos, RB_POS(0, 0, 0));
+	atomic_long_set(&c->read, 0);
+}
+
+static void rb_free_pages(struct rb_page **pages, unsigned long nr)
+{
+	unsigned long i;
+
+	if (!pages)
+		return;
+	for (i = 0; i < nr; i++)
+		if (pages[i])
+			free_page((unsigned long)pages[i]);
+	kfree(pages);
+}
+
+static struct rb_page **rb_alloc_pages(int cpu, unsigned long nr)
+{
+	struct rb_page **pages;
+	unsigned long i;
+
+	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		struct page *pg;
+
+		pg = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL |
+				      __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 0);
+		if (!pg) {
+			rb_free_pages(pages, nr);
+			return NULL;
+		}
+		pages[i] = page_address(pg);
+	}
+	return pages;
+}
+
+/**
+ * rt_buffer_alloc - allocate a ring buffer with one ring per possible CPU
+ * @bytes_per_cpu: data capacity wanted per CPU (rounded up to pages)
+ * @overwrite: overwrite the oldest data when full, instead of dropping
+ *
+ * Return: the buffer, or NULL when memory is short.
+ */
+struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite)
+{
+	struct rt_buffer *buf;
+	int cpu;
+
+	BUILD_BUG_ON(RB_DATA_SIZE >= (1UL << RB_OFF_BITS));
+	BUILD_BUG_ON(RB_DATA_SIZE / 8 >= (1UL << RB_N_BITS));
+	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 8 + RB_ABS_LEN > RB_DATA_SIZE);
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->cpus = kcalloc(nr_cpu_ids, sizeof(*buf->cpus), GFP_KERNEL);
+	if (!buf->cpus)
+		goto fail;
+	buf->nr_pages = rb_pages_for(bytes_per_cpu);
+	buf->overwrite = overwrite;
+	atomic_set(&buf->record_disabled, 0);
+
+	for_each_possible_cpu(cpu) {
+		struct rb_cpu *c;
+
+		c = kzalloc_node(sizeof(*c), GFP_KERNEL, cpu_to_node(cpu));
+		if (!c)
+			goto fail;
+		buf->cpus[cpu] = c;
+		mutex_init(&c->reader_lock);
+		c->nr_pages = buf->nr_pages;
+		c->pages = rb_alloc_pages(cpu, c->nr_pages);
+		if (!c->pages)
+			goto fail;
+		rb_cpu_init_state(c);
+	}
+	return buf;
+fail:
+	rt_buffer_free(buf);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_alloc);
+
+/**
+ * rt_buffer_free - free a buffer; no writer or reader may still use it
+ * @buf: the buffer (NULL is allowed)
+ */
+void rt_buffer_free(struct rt_buffer *buf)
+{
+	int cpu;
+
+	if (!buf)
+		return;
+	if (buf->cpus) {
+		for_each_possible_cpu(cpu) {
+			struct rb_cpu *c = buf->cpus[cpu];
+
+			if (!c)
+				continue;
+			rb_free_pages(c->pages, c->nr_pages);
+			mutex_destroy(&c->reader_lock);
+			kfree(c);
+		}
+		kfree(buf->cpus);
+	}
+	kfree(buf);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_free);
+
+/**
+ * rt_buffer_size - data capacity of each CPU's ring, in bytes
+ * @buf: the buffer
+ *
+ * Return: pages per CPU times the data bytes of one page.
+ */
+unsigned long rt_buffer_size(struct rt_buffer *buf)
+{
+	return buf->nr_pages * RB_DATA_SIZE;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_size);
+
+/**
+ * rt_buffer_record_disable - make writers refuse new records
+ * @buf: the buffer
+ *
+ * Nests with rt_buffer_record_enable().  Writers already past the check
+ * finish; callers that need them gone wait with synchronize_rcu(),
+ * since writers run with preemption disabled.
+ */
+void rt_buffer_record_disable(struct rt_buffer *buf)
+{
+	atomic_inc(&buf->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_record_disable);
+
+/**
+ * rt_buffer_record_enable - undo one rt_buffer_record_disable()
+ * @buf: the buffer
+ */
+void rt_buffer_record_enable(struct rt_buffer *buf)
+{
+	atomic_dec(&buf->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_record_enable);
+
+/* Take (or release) every CPU's reader lock. */
+static void rb_quiesce(struct rt_buffer *buf, bool lock)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (lock)
+			mutex_lock(&buf->cpus[cpu]->reader_lock);
+		else
+			mutex_unlock(&buf->cpus[cpu]->reader_lock);
+	}
+}
+
+/**
+ * rt_buffer_reset - drop every record and zero the accounting
+ * @buf: the buffer
+ *
+ * May sleep.  Writers are held off for the duration.
+ */
+void rt_buffer_reset(struct rt_buffer *buf)
+{
+	int cpu;
+
+	rt_buffer_record_disable(buf);
+	synchronize_rcu();
+	rb_quiesce(buf, true);
+	for_each_possible_cpu(cpu)
+		rb_cpu_init_state(buf->cpus[cpu]);
+	rb_quiesce(buf, false);
+	rt_buffer_record_enable(buf);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_reset);
+
+/**
+ * rt_buffer_resize - change the capacity of every CPU's ring
+ * @buf: the buffer
+ * @bytes_per_cpu: new data capacity per CPU
+ *
+ * All new pages are allocated before anything changes, so on failure
+ * the old rings stay as they were.  The contents are discarded.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
+{
+	unsigned long nr = rb_pages_for(bytes_per_cpu);
+	struct rb_page ***fresh;
+	int cpu, ret = 0;
+
+	fresh = kcalloc(nr_cpu_ids, sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		fresh[cpu] = rb_alloc_pages(cpu, nr);
+		if (!fresh[cpu]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+
+	rt_buffer_record_disable(buf);
+	synchronize_rcu();
+	rb_quiesce(buf, true);
+	for_each_possible_cpu(cpu) {
+		struct rb_cpu *c = buf->cpus[cpu];
+		struct rb_page **old = c->pages;
+		unsigned long old_nr = c->nr_pages;
+
+		c->pages = fresh[cpu];
+		c->nr_pages = nr;
+		fresh[cpu] = NULL;
+		rb_cpu_init_state(c);
+		rb_free_pages(old, old_nr);
+	}
+	buf->nr_pages = nr;
+	rb_quiesce(buf, false);
+	rt_buffer_record_enable(buf);
+out:
+	for_each_possible_cpu(cpu)
+		rb_free_pages(fresh[cpu], nr);
+	kfree(fresh);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_resize);
+
+/**
+ * rt_buffer_set_overwrite - choose what a full ring does
+ * @buf: the buffer
+ * @overwrite: true to overwrite the oldest page, false to drop new records
+ *
+ * Takes effect at the next page change on each CPU.
+ */
+void rt_buffer_set_overwrite(struct rt_buffer *buf, bool overwrite)
+{
+	WRITE_ONCE(buf->overwrite, overwrite);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_set_overwrite);
+
+/**
+ * rt_buffer_overwrite - report the full-ring policy
+ * @buf: the buffer
+ *
+ * Return: true when the oldest data is overwritten.
+ */
+bool rt_buffer_overwrite(struct rt_buffer *buf)
+{
+	return READ_ONCE(buf->overwrite);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_overwrite);
+
+/* ---------------------------------------------------------------- */
+/* Writer side                                                      */
+
+/*
+ * Count the records of page @old, which the writer is about to reuse,
+ * as overwritten, and move read_pos past it.  Idempotent: once read_pos
+ * is beyond @old there is nothing to do.  The cmpxchg decides between
+ * this writer and a consuming reader racing for the same records.
+ */
+static void notrace rb_push_reader(struct rb_cpu *c, unsigned long old)
+{
+	long rp = atomic_long_read(&c->read_pos);
+
+	while (RB_POS_PAGE((unsigned long)rp) <= old) {
+		unsigned long lost;
+
+		/*
+		 * read_pos never lags more than one page behind the page
+		 * being reused (every earlier reuse pushed it), so it can
+		 * only sit on @old here.
+		 */
+		lost = READ_ONCE(rb_slot(c, old)->entries) -
+		       RB_POS_N((unsigned long)rp);
+		if (atomic_long_try_cmpxchg(&c->read_pos, &rp,
+					    RB_POS(old + 1, 0, 0))) {
+			local_add(lost, &c->overwritten);
+			return;
+		}
+	}
+}
+
+/*
+ * Make page @next usable before the reservation that enters it is
+ * attempted.  Everything here is safe to repeat if that reservation
+ * loses its cmpxchg to a nested writer.  Returns false when the record
+ * must be dropped instead.
+ */
+static bool notrace rb_prepare_page(struct rt_buffer *buf, struct rb_cpu *c,
+				    unsigned long next)
+{
+	struct rb_page *pg = rb_slot(c, next);
+	long id;
+
+	if (next >= c->nr_pages) {
+		unsigned long old = next - c->nr_pages;
+
+		/*
+		 * Never reuse a page that still holds unpublished records
+		 * of an interrupted writer on this CPU.
+		 */
+		if (old >= RB_POS_PAGE(READ_ONCE(c->commit_pos)))
+			return false;
+		if (READ_ONCE(buf->overwrite))
+			rb_push_reader(c, old);
+		else if (RB_POS_PAGE((unsigned long)
+				     atomic_long_read(&c->read_pos)) <= old)
+			return false;
+	}
+
+	/*
+	 * Raise the slot's id before any new byte lands in it: a
+	 * non-consuming iterator that copied old data and then sees the
+	 * id unchanged knows its copy is intact.
+	 */
+	id = local_read(&pg->id);
+	while ((unsigned long)id < next) {
+		long seen = local_cmpxchg(&pg->id, id, next);
+
+		if (seen == id)
+			break;
+		id = seen;
+	}
+	/* Pairs with the iterator's smp_rmb() before its second id check. */
+	smp_wmb();
+	return true;
+}
+
+/*
+ * Called after a reservation won the cmpxchg that moved wpos from page
+ * @prev (left at @off bytes, @n records) to @prev + 1 with a record
+ * stamped @ts at offset 0.
+ */
+static void notrace rb_finish_page_change(struct rb_cpu *c, unsigned long prev,
+					  unsigned long off, unsigned long n,
+					  u64 ts)
+{
+	struct rb_page *old = rb_slot(c, prev);
+
+	/*
+	 * Nobody else writes these: the page was left once, by us, and it
+	 * cannot be reused before commit_pos passes our own record.
+	 */
+	WRITE_ONCE(old->size, off);
+	WRITE_ONCE(old->entries, n);
+	WRITE_ONCE(rb_slot(c, prev + 1)->base_ts, ts);
+	barrier();
+	/*
+	 * Publish the base to later writers on this CPU: ts first, page
+	 * second, so a writer that sees base_page == prev + 1 reads the
+	 * matching ts.  A nested writer that runs before this sees the old
+	 * base_page and falls back to an absolute stamp.
+	 */
+	if (READ_ONCE(c->base_page) < prev + 1) {
+		WRITE_ONCE(c->base_ts, ts);
+		barrier();
+		WRITE_ONCE(c->base_page, prev + 1);
+	}
+}
+
+/* Publish everything reserved so far if we are the outermost writer. */
+static void notrace rb_end_write(struct rb_cpu *c)
+{
+	if (local_read(&c->nesting) != 1) {
+		local_dec(&c->nesting);
+		return;
+	}
+	for (;;) {
+		unsigned long w = local_read(&c->wpos);
+
+		/*
+		 * Every writer that reserved before w has finished: nested
+		 * ones ran to completion inside us.  The release orders the
+		 * record bytes and page headers before the new commit_pos.
+		 */
+		smp_store_release(&c->commit_pos, w);
+		local_dec(&c->nesting);
+		/*
+		 * A writer that interrupted us between the store and the
+		 * decrement saw nesting > 1 and left publishing to us.
+		 */
+		if (likely(local_read(&c->wpos) == w))
+			return;
+		local_inc(&c->nesting);
+	}
+}
+
+static inline u32 *rb_write_header(u32 *p, unsigned int payload, u32 delta)
+{
+	if (payload <= RB_KIND_MAX_SHORT * 4) {
+		*p++ = (delta << RB_KIND_BITS) | (payload / 4);
+	} else {
+		*p++ = (delta << RB_KIND_BITS) | RB_KIND_LONG;
+		*p++ = payload;
+	}
+	return p;
+}
+
+/**
+ * rt_buffer_reserve - reserve room for one record on this CPU
+ * @buf: the buffer
+ * @len: payload bytes (rounded up to a multiple of 4)
+ *
+ * On success preemption stays disabled and rt_buffer_commit() must
+ * follow on the same CPU; on NULL nothing is held.  Safe from any
+ * context, NMI included; nested writers on one CPU publish in order
+ * when the outermost one commits.
+ *
+ * Return: where to write the payload, or NULL when the record is
+ * refused (recording disabled, too large, or dropped on a full ring).
+ */
+void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
+{
+	unsigned int payload, rec_len;
+	struct rb_cpu *c;
+	unsigned long w, nw;
+	bool abs, change;
+	u64 ts, delta;
+
+	if (unlikely(atomic_read(&buf->record_disabled)))
+		return NULL;
+	payload = ALIGN(len ? len : 4, 4);
+	if (unlikely(payload > RT_RB_MAX_PAYLOAD))
+		return NULL;
+	rec_len = payload + (payload <= RB_KIND_MAX_SHORT * 4 ? 4 : 8);
+
+	preempt_disable_notrace();
+	c = buf->cpus[raw_smp_processor_id()];
+	local_inc(&c->nesting);
+	w = local_read(&c->wpos);
+	for (;;) {
+		unsigned long page = RB_POS_PAGE(w), off = RB_POS_OFF(w);
+		unsigned long seen;
+
+		/*
+		 * Stamp inside the loop: a nested writer that gets in before
+		 * our cmpxchg makes it fail, and we stamp again, so stamps
+		 * follow buffer order on each CPU.
+		 */
+		ts = rb_clock();
+		abs = READ_ONCE(c->base_page) != page;
+		delta = 0;
+		if (!abs) {
+			delta = ts - READ_ONCE(c->base_ts);
+			abs = delta > RB_DELTA_MAX;
+			if (abs)
+				delta = 0;
+		}
+		change = off + rec_len + (abs ? RB_ABS_LEN : 0) > RB_DATA_SIZE;
+		if (change) {
+			/* The record opens page + 1 and becomes its base. */
+			if (unlikely(!rb_prepare_page(buf, c, page + 1)))
+				goto drop;
+			abs = false;
+			delta = 0;
+			nw = RB_POS(page + 1, 1, rec_len);
+		} else {
+			nw = RB_POS(page, RB_POS_N(w) + 1,
+				    off + rec_len + (abs ? RB_ABS_LEN : 0));
+		}
+		seen = local_cmpxchg(&c->wpos, w, nw);
+		if (likely(seen == w))
+			break;
+		w = seen;
+	}
+
+	local_inc(&c->written);
+	{
+		unsigned long page = RB_POS_PAGE(nw);
+		u32 *p;
+
+		if (change) {
+			rb_finish_page_change(c, page - 1, RB_POS_OFF(w),
+					      RB_POS_N(w), ts);
+			p = (u32 *)rb_slot(c, page)->data;
+		} else {
+			p = (u32 *)(rb_slot(c, page)->data + RB_POS_OFF(w));
+		}
+		if (abs) {
+			p[0] = RB_KIND_ABS;
+			p[1] = (u32)ts;
+			p[2] = (u32)(ts >> 32);
+			p += 3;
+		}
+		return rb_write_header(p, payload, (u32)delta);
+	}
+
+drop:
+	local_inc(&c->written);
+	local_inc(&c->dropped);
+	rb_end_write(c);
+	preempt_enable_notrace();
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_reserve);
+
+/**
+ * rt_buffer_commit - finish the record reserved last on this CPU
+ * @buf: the buffer
+ *
+ * Re-enables preemption.  The record becomes visible to readers when
+ * the outermost writer on this CPU commits.
+ */
+void notrace rt_buffer_commit(struct rt_buffer *buf)
+{
+	rb_end_write(buf->cpus[raw_smp_processor_id()]);
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(rt_buffer_commit);
+
+/**
+ * rt_buffer_write - reserve, copy and commit one record
+ * @buf: the buffer
+ * @data: payload
+ * @len: payload bytes
+ *
+ * Return: 0, or -EBUSY when the record was refused.
+ */
+int notrace rt_buffer_write(struct rt_buffer *buf, const void *data,
+			    unsigned int len)
+{
+	void *p = rt_buffer_reserve(buf, len);
+
+	if (!p)
+		return -EBUSY;
+	memcpy(p, data, len);
+	rt_buffer_commit(buf);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_write);
+
+/* ---------------------------------------------------------------- */
+/* Reader side                                                      */
+
+/*
+ * Decode the record at @pos, with @cp the commit cursor read before,
+ * and copy it into @rec.  Runs concurrently with writers that may be
+ * recycling the page, so every length is bounds-checked and the caller
+ * validates the copy afterwards.
+ * Return: bytes the record occupies, 0 at the end of the page's data,
+ * -EIO if the bytes do not decode.
+ */
+static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
+		     struct rt_rb_record *rec)
+{
+	unsigned long page = RB_POS_PAGE(pos), off = RB_POS_OFF(pos);
+	struct rb_page *pg = rb_slot(c, page);
+	unsigned long end, at = off;
+	unsigned int kind, plen;
+	u32 hdr;
+	u64 ts;
+
+	end = page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
+	if (end > RB_DATA_SIZE)
+		return -EIO;
+	if (off >= end)
+		return 0;
+	if (end - at < 4)
+		return -EIO;
+	hdr = READ_ONCE(*(u32 *)(pg->data + at));
+	at += 4;
+	if ((hdr & RB_KIND_MASK) == RB_KIND_ABS) {
+		if (end - at < 12)
+			return -EIO;
+		ts = READ_ONCE(*(u32 *)(pg->data + at)) |
+		     (u64)READ_ONCE(*(u32 *)(pg->data + at + 4)) << 32;
+		hdr = READ_ONCE(*(u32 *)(pg->data + at + 8)) & RB_KIND_MASK;
+		at += 12;
+	} else {
+		ts = READ_ONCE(pg->base_ts) + (hdr >> RB_KIND_BITS);
+	}
+	kind = hdr & RB_KIND_MASK;
+	if (kind >= 1 && kind <= RB_KIND_MAX_SHORT) {
+		plen = kind * 4;
+	} else if (kind == RB_KIND_LONG) {
+		if (end - at < 4)
+			return -EIO;
+		plen = READ_ONCE(*(u32 *)(pg->data + at));
+		at += 4;
+		if (plen > RT_RB_MAX_PAYLOAD || plen % 4)
+			return -EIO;
+	} else {
+		return -EIO;
+	}
+	if (end - at < plen)
+		return -EIO;
+	memcpy(rec->data, pg->data + at, plen);
+	rec->len = plen;
+	rec->ts = ts;
+	rec->pos = pos;
+	rec->size = at + plen - off;
+	return rec->size;
+}
+
+/*
+ * Find the oldest unconsumed record of @c and copy it into @rec.
+ * Return: 0, or -ENODATA when there is none.
+ */
+static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
+{
+	for (;;) {
+		unsigned long rp = atomic_long_read(&c->read_pos);
+		/* Pairs with the release in rb_end_write(). */
+		unsigned long cp = smp_load_acquire(&c->commit_pos);
+		int r;
+
+		if (RB_POS_SAME(rp, cp))
+			return -ENODATA;
+		r = rb_decode(c, rp, cp, rec);
+		/*
+		 * A writer moves read_pos (full barrier) before it writes
+		 * into a page it takes over, so if read_pos is unchanged
+		 * after the copy, the copy predates any such write.
+		 */
+		smp_rmb();
+		if ((unsigned long)atomic_long_read(&c->read_pos) != rp)
+			continue;
+		if (r > 0)
+			return 0;
+		/* A validated copy that does not decode is a bug. */
+		WARN_ON_ONCE(r < 0);
+		if (RB_POS_PAGE(rp) >= RB_POS_PAGE(cp))
+			return -ENODATA;
+		/* End of a finished page: move on to the next. */
+		atomic_long_cmpxchg(&c->read_pos, rp,
+				    RB_POS(RB_POS_PAGE(rp) + 1, 0, 0));
+	}
+}
+
+/**
+ * rt_buffer_peek - copy the oldest unconsumed record of one CPU
+ * @buf: the buffer
+ * @cpu: which CPU's ring
+ * @rec: where to copy it
+ *
+ * Return: 0, or -ENODATA when the ring is empty.
+ */
+int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
+{
+	struct rb_cpu *c = buf->cpus[cpu];
+	int ret;
+
+	mutex_lock(&c->reader_lock);
+	ret = rb_peek(c, rec);
+	mutex_unlock(&c->reader_lock);
+	rec->cpu = cpu;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_peek);
+
+/**
+ * rt_buffer_consume - take the oldest unconsumed record of one CPU
+ * @buf: the buffer
+ * @cpu: which CPU's ring
+ * @rec: where to copy it
+ *
+ * Safe against writers on @cpu and against other consumers.
+ *
+ * Return: 0, or -ENODATA when the ring is empty.
+ */
+int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
+{
+	struct rb_cpu *c = buf->cpus[cpu];
+	int ret;
+
+	mutex_lock(&c->reader_lock);
+	for (;;) {
+		unsigned long rp;
+
+		ret = rb_peek(c, rec);
+		if (ret)
+			break;
+		rp = rec->pos;
+		/* Claim it; losing means a writer overwrote it meanwhile. */
+		if (atomic_long_cmpxchg(&c->read_pos, rp,
+					RB_POS(RB_POS_PAGE(rp), RB_POS_N(rp) + 1,
+					       RB_POS_OFF(rp) + rec->size)) == rp) {
+			atomic_long_inc(&c->read);
+			break;
+		}
+	}
+	mutex_unlock(&c->reader_lock);
+	rec->cpu = cpu;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_consume);
+
+/**
+ * rt_buffer_empty_cpu - whether one CPU's ring has nothing unconsumed
+ * @buf: the buffer
+ * @cpu: which CPU
+ *
+ * Return: true when empty (a hint: writers may add records at once).
+ */
+bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu)
+{
+	struct rb_cpu *c = buf->cpus[cpu];
+	unsigned long rp = atomic_long_read(&c->read_pos);
+	/* Pairs with the release in rb_end_write(). */
+	unsigned long cp = smp_load_acquire(&c->commit_pos);
+
+	return RB_POS_SAME(rp, cp);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_empty_cpu);
+
+/**
+ * rt_buffer_iter_start - begin a non-consuming walk of one CPU's ring
+ * @it: iterator to set up
+ * @buf: the buffer
+ * @cpu: which CPU
+ *
+ * The walk starts at the oldest unconsumed record.  Writers keep going;
+ * records they overwrite under the iterator are skipped and counted in
+ * @it->skipped.
+ */
+void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,
+			  int cpu)
+{
+	it->buf = buf;
+	it->cpu = cpu;
+	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
+	it->skipped = 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_start);
+
+/**
+ * rt_buffer_iter_peek - copy the record at the iterator
+ * @it: the iterator
+ * @rec: where to copy it
+ *
+ * Return: 0, or -ENODATA at the end of the data published so far.
+ */
+int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
+{
+	struct rb_cpu *c = it->buf->cpus[it->cpu];
+
+	for (;;) {
+		unsigned long pos = it->pos, page = RB_POS_PAGE(pos);
+		/* Pairs with the release in rb_end_write(). */
+		unsigned long cp = smp_load_acquire(&c->commit_pos);
+		struct rb_page *pg;
+		int r;
+
+		if (RB_POS_SAME(pos, cp))
+			return -ENODATA;
+		pg = rb_slot(c, page);
+		/* Seqlock-style: the slot must hold our page before and after. */
+		if ((unsigned long)local_read(&pg->id) == page) {
+			/* Id before data, data before id: pairs with smp_wmb()
+			 * in rb_prepare_page().
+			 */
+			smp_rmb();
+			r = rb_decode(c, pos, cp, rec);
+			/* Data before the second id read (same pairing). */
+			smp_rmb();
+			if ((unsigned long)local_read(&pg->id) == page) {
+				if (r > 0) {
+					rec->cpu = it->cpu;
+					return 0;
+				}
+				if (page >= RB_POS_PAGE(cp))
+					return -ENODATA;
+				WARN_ON_ONCE(r < 0);
+				it->pos = RB_POS(page + 1, 0, 0);
+				continue;
+			}
+		}
+		/*
+		 * The page was taken over; whoever did so moved read_pos
+		 * past it first, so resume there.
+		 */
+		it->pos = atomic_long_read(&c->read_pos);
+		it->skipped++;
+	}
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_peek);
+
+/**
+ * rt_buffer_iter_advance - step past the record last peeked
+ * @it: the iterator
+ * @rec: the record rt_buffer_iter_peek() returned
+ */
+void rt_buffer_iter_advance(struct rt_rb_iter *it,
+			    const struct rt_rb_record *rec)
+{
+	unsigned long p = rec->pos;
+
+	it->pos = RB_POS(RB_POS_PAGE(p), RB_POS_N(p) + 1,
+			 RB_POS_OFF(p) + rec->size);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_advance);
+
+/**
+ * rt_buffer_stats - read one CPU's accounting
+ * @buf: the buffer
+ * @cpu: which CPU
+ * @st: filled in
+ *
+ * When writers and readers are quiet,
+ * read + overrun + dropped + entries == written.
+ */
+void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
+{
+	struct rb_cpu *c = buf->cpus[cpu];
+	unsigned long rp = atomic_long_read(&c->read_pos);
+	/* Pairs with the release in rb_end_write(). */
+	unsigned long cp = smp_load_acquire(&c->commit_pos);
+	unsigned long p, rpage = RB_POS_PAGE(rp), cpage = RB_POS_PAGE(cp);
+	u64 entries;
+
+	/* cp came from smp_load_acquire(): page counts behind it are set. */
+
+	if (rpage >= cpage) {
+		entries = RB_POS_N(cp) - RB_POS_N(rp);
+	} else {
+		entries = READ_ONCE(rb_slot(c, rpage)->entries) - RB_POS_N(rp);
+		for (p = rpage + 1; p < cpage; p++)
+			entries += READ_ONCE(rb_slot(c, p)->entries);
+		entries += RB_POS_N(cp);
+	}
+	st->entries = entries;
+	st->written = local_read(&c->written);
+	st->dropped = local_read(&c->dropped);
+	st->overrun = local_read(&c->overwritten);
+	st->read = atomic_long_read(&c->read);
+	st->nr_pages = c->nr_pages;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_stats);
