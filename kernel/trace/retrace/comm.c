@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task names for the output: records carry only a pid, so the name of
+ * each task that records is remembered here, one slot per pid hash.
+ */
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include "internal.h"
+
+#define RT_COMM_SLOTS	1024
+
+struct rt_comm_slot {
+	int	pid;
+	char	comm[TASK_COMM_LEN];
+};
+
+static struct rt_comm_slot rt_comms[RT_COMM_SLOTS];
+/*
+ * A raw arch lock taken only by trylock on the recording side, so any
+ * context (NMI included) can record; a missed save costs a "<...>".
+ */
+static arch_spinlock_t rt_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static DEFINE_PER_CPU(int, rt_last_saved_pid) = -1;
+
+void notrace rt_save_comm(struct task_struct *tsk)
+{
+	struct rt_comm_slot *slot;
+	unsigned long flags;
+
+	if (likely(__this_cpu_read(rt_last_saved_pid) == tsk->pid) ||
+	    !tsk->pid)
+		return;
+	local_irq_save(flags);
+	if (arch_spin_trylock(&rt_comm_lock)) {
+		slot = &rt_comms[tsk->pid % RT_COMM_SLOTS];
+		slot->pid = tsk->pid;
+		memcpy(slot->comm, tsk->comm, TASK_COMM_LEN);
+		slot->comm[TASK_COMM_LEN - 1] = 0;
+		arch_spin_unlock(&rt_comm_lock);
+		__this_cpu_write(rt_last_saved_pid, tsk->pid);
+	}
+	local_irq_restore(flags);
+}
+
+/* Fill @comm (TASK_COMM_LEN bytes) with the name last seen for @pid. */
+void rt_find_comm(int pid, char *comm)
+{
+	struct rt_comm_slot *slot;
+	unsigned long flags;
+
+	if (!pid) {
+		strscpy(comm, "<idle>", TASK_COMM_LEN);
+		return;
+	}
+	strscpy(comm, "<...>", TASK_COMM_LEN);
+	if (pid < 0)
+		return;
+	local_irq_save(flags);
+	arch_spin_lock(&rt_comm_lock);
+	slot = &rt_comms[pid % RT_COMM_SLOTS];
+	if (slot->pid == pid)
+		memcpy(comm, slot->comm, TASK_COMM_LEN);
+	arch_spin_unlock(&rt_comm_lock);
+	local_irq_restore(flags);
+}

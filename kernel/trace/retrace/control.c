@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Control files of the tracing directory: current_tracer,
+ * available_tracers, tracing_on, buffer_size_kb, tracing_cpumask,
+ * tracing_max_latency, trace_options, README, per_cpu/cpuN/stats and
+ * events/enable.  Every write is parsed completely before anything
+ * changes, so a rejected write leaves the state as it was.
+ */
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "internal.h"
+
+/* Longest write any control file takes, newline included. */
+#define RT_CTL_MAX	256
+
+/* Copy a user write into @buf and strip surrounding white space. */
+static char *rt_get_user_str(const char __user *ubuf, size_t cnt,
+			     char *buf, size_t size, ssize_t *err)
+{
+	if (cnt >= size) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (copy_from_user(buf, ubuf, cnt)) {
+		*err = -EFAULT;
+		return NULL;
+	}
+	buf[cnt] = 0;
+	return strim(buf);
+}
+
+/* ---- current_tracer, available_tracers ---------------------------- */
+
+static int rt_current_tracer_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_trace_lock);
+	seq_printf(m, "%s\n", rt_current_tracer_name());
+	mutex_unlock(&rt_trace_lock);
+	return 0;
+}
+
+static ssize_t rt_current_tracer_write(struct file *file,
+				       const char __user *ubuf, size_t cnt,
+				       loff_t *ppos)
+{
+	char buf[64], *name;
+	ssize_t ret = 0;
+
+	name = rt_get_user_str(ubuf, cnt, buf, sizeof(buf), &ret);
+	if (!name)
+		return ret;
+	mutex_lock(&rt_trace_lock);
+	ret = rt_set_tracer(name);
+	mutex_unlock(&rt_trace_lock);
+	return ret ? ret : cnt;
+}
+
+static void rt_show_tracer_name(struct rt_tracer *t, void *m)
+{
+	seq_printf(m, "%s ", t->name);
+}
+
+static int rt_available_tracers_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_trace_lock);
+	rt_walk_tracers(rt_show_tracer_name, m);
+	mutex_unlock(&rt_trace_lock);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* ---- tracing_on ---------------------------------------------------- */
+
+static int rt_tracing_on_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", tracing_is_on());
+	return 0;
+}
+
+static ssize_t rt_tracing_on_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	unsigned long v;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v)
+		tracing_on();
+	else
+		tracing_off();
+	return cnt;
+}
+
+/* ---- buffer_size_kb -------------------------------------------------- */
+
+static int rt_buffer_size_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_trace_lock);
+	seq_printf(m, "%lu\n", rt_buffer_size(rt_buffer) >> 10);
+	mutex_unlock(&rt_trace_lock);
+	return 0;
+}
+
+static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	unsigned long kb, pages_wanted;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+
+	if (ret)
+		return ret;
+	if (!kb)
+		return -EINVAL;
+	/*
+	 * Refuse more than half of the memory that is available now, over
+	 * all CPUs; the old buffers stay.
+	 */
+	if (kb > (ULONG_MAX >> 10) / num_possible_cpus())
+		return -ENOMEM;
+	pages_wanted = DIV_ROUND_UP(kb << 10, PAGE_SIZE) * num_possible_cpus();
+	if (pages_wanted > si_mem_available() / 2)
+		return -ENOMEM;
+
+	mutex_lock(&rt_trace_lock);
+	if (!rt_tracer_is_nop())
+		ret = -EINVAL;
+	else
+		ret = rt_buffer_resize(rt_buffer, kb << 10);
+	mutex_unlock(&rt_trace_lock);
+	return ret ? ret : cnt;
+}
+
+/* ---- tracing_cpumask ------------------------------------------------- */
+
+static int rt_cpumask_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_trace_lock);
+	seq_printf(m, "%*pb\n", cpumask_pr_args(rt_cpumask));
+	mutex_unlock(&rt_trace_lock);
+	return 0;
+}
+
+static ssize_t rt_cpumask_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	cpumask_var_t mask;
+	int ret;
+
+	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpumask_parse_user(ubuf, cnt, mask);
+	if (!ret) {
+		mutex_lock(&rt_trace_lock);
+		cpumask_and(rt_cpumask, mask, cpu_possible_mask);
+		mutex_unlock(&rt_trace_lock);
+	}
+	free_cpumask_var(mask);
+	return ret ? ret : cnt;
+}
+
+/* ---- tracing_max_latency --------------------------------------------- */
+
+static int rt_max_latency_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%lu\n", rt_max_latency_usecs());
+	return 0;
+}
+
+static ssize_t rt_max_latency_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	unsigned long v;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
+
+	if (ret)
+		return ret;
+	rt_set_max_latency_usecs(v);
+	return cnt;
+}
+
+/* ---- trace_options ----------------------------------------------------- */
+
+static const char *const rt_option_names[RT_OPT_NR] = {
+	[RT_OPT_PRINT_PARENT]	= "print-parent",
+	[RT_OPT_SYM_OFFSET]	= "sym-offset",
+	[RT_OPT_SYM_ADDR]	= "sym-addr",
+	[RT_OPT_VERBOSE]	= "verbose",
+	[RT_OPT_RAW]		= "raw",
+	[RT_OPT_HEX]		= "hex",
+	[RT_OPT_BIN]		= "bin",
+	[RT_OPT_LATENCY_FMT]	= "latency-format",
+	[RT_OPT_OVERWRITE]	= "overwrite",
+};
+
+static int rt_options_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < RT_OPT_NR; i++)
+		seq_printf(m, "%s%s\n", rt_opt(i) ? "" : "no",
+			   rt_option_names[i]);
+	return 0;
+}
+
+static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	char buf[64], *name;
+	ssize_t ret = 0;
+	bool set = true;
+	int i;
+
+	name = rt_get_user_str(ubuf, cnt, buf, sizeof(buf), &ret);
+	if (!name)
+		return ret;
+	if (!strncmp(name, "no", 2)) {
+		set = false;
+		name += 2;
+	}
+	for (i = 0; i < RT_OPT_NR; i++)
+		if (!strcmp(name, rt_option_names[i]))
+			break;
+	if (i == RT_OPT_NR)
+		return -EINVAL;
+
+	mutex_lock(&rt_trace_lock);
+	if (set)
+		set_bit(i, &rt_options);
+	else
+		clear_bit(i, &rt_options);
+	if (i == RT_OPT_OVERWRITE)
+		rt_buffer_set_overwrite(rt_buffer, set);
+	mutex_unlock(&rt_trace_lock);
+	return cnt;
+}
+
+/* ---- README -------------------------------------------------------------- */
+
+static const char rt_readme[] =
+	"retrace: tracing control directory\n\n"
+	"  current_tracer       write a tracer name from available_tracers\n"
+	"  available_tracers    tracers built into this kernel\n"
+	"  tracing_on           1 records, 0 stops recording (buffer kept)\n"
+	"  trace                the buffer as text; 'echo > trace' clears it\n"
+	"  trace_pipe           consuming read; blocks until data arrives\n"
+	"  trace_options        print-parent sym-offset sym-addr verbose raw\n"
+	"                       hex bin latency-format overwrite;\n"
+	"                       'echo noNAME' clears NAME\n"
+	"  trace_marker         a write becomes a record in the buffer\n"
+	"  buffer_size_kb       KiB per CPU; change only with tracer nop\n"
+	"  tracing_cpumask      hex mask of CPUs that record\n"
+	"  tracing_max_latency  largest latency seen (usecs); writable\n"
+	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n"
+	"  events/enable        switch every event on (1) or off (0)\n";
+
+static ssize_t rt_readme_read(struct file *file, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos, rt_readme,
+				       sizeof(rt_readme) - 1);
+}
+
+/* ---- per_cpu/cpuN/stats --------------------------------------------------- */
+
+static int rt_cpu_stats_show(struct seq_file *m, void *v)
+{
+	int cpu = (long)m->private;
+	struct rt_rb_stats st;
+
+	rt_buffer_stats(rt_buffer, cpu, &st);
+	seq_printf(m, "entries: %llu\noverrun: %llu\ndropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
+		   st.entries, st.overrun, st.dropped, st.read, st.written,
+		   st.nr_pages);
+	return 0;
+}
+
+/* ---- events/enable ----------------------------------------------------- */
+
+/*
+ * The global event switch.  The event layer (events.c) installs the
+ * real handlers; until any event exists the file reads 0 and accepts
+ * 0 or 1.
+ */
+int (*rt_events_enable_get)(void);
+int (*rt_events_enable_set)(bool on);
+
+static int rt_events_enable_show(struct seq_file *m, void *v)
+{
+	int st = rt_events_enable_get ? rt_events_enable_get() : 0;
+
+	seq_printf(m, "%c\n", st < 0 ? 'X' : '0' + st);
+	return 0;
+}
+
+static ssize_t rt_events_enable_write(struct file *file,
+				      const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	unsigned long v;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	if (rt_events_enable_set)
+		ret = rt_events_enable_set(v);
+	return ret ? ret : cnt;
+}
+
+/* ---- plumbing ------------------------------------------------------------ */
+
+#define RT_SEQ_FOPS(name, writer)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, name##_show, inode->i_private);	\
+}									\
+static const struct file_operations name##_fops = {			\
+	.open		= name##_open,					\
+	.read		= seq_read,					\
+	.write		= writer,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
+RT_SEQ_FOPS(rt_current_tracer, rt_current_tracer_write);
+RT_SEQ_FOPS(rt_available_tracers, NULL);
+RT_SEQ_FOPS(rt_tracing_on, rt_tracing_on_write);
+RT_SEQ_FOPS(rt_buffer_size, rt_buffer_size_write);
+RT_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
+RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
+RT_SEQ_FOPS(rt_options, rt_options_write);
+RT_SEQ_FOPS(rt_cpu_stats, NULL);
+RT_SEQ_FOPS(rt_events_enable, rt_events_enable_write);
+
+static const struct file_operations rt_readme_fops = {
+	.read	= rt_readme_read,
+	.llseek	= default_llseek,
+};
+
+void __init rt_create_control_files(struct dentry *dir)
+{
+	struct dentry *per_cpu;
+	char name[16];
+	long cpu;
+
+	debugfs_create_file("current_tracer", 0644, dir, NULL,
+			    &rt_current_tracer_fops);
+	debugfs_create_file("available_tracers", 0444, dir, NULL,
+			    &rt_available_tracers_fops);
+	debugfs_create_file("tracing_on", 0644, dir, NULL, &rt_tracing_on_fops);
+	debugfs_create_file("buffer_size_kb", 0644, dir, NULL,
+			    &rt_buffer_size_fops);
+	debugfs_create_file("tracing_cpumask", 0644, dir, NULL,
+			    &rt_cpumask_fops);
+	debugfs_create_file("tracing_max_latency", 0644, dir, NULL,
+			    &rt_max_latency_fops);
+	debugfs_create_file("trace_options", 0644, dir, NULL,
+			    &rt_options_fops);
+	debugfs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
+	debugfs_create_file("enable", 0644, rt_events_dir(), NULL,
+			    &rt_events_enable_fops);
+
+	per_cpu = debugfs_create_dir("per_cpu", dir);
+	for_each_possible_cpu(cpu) {
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%ld", cpu);
+		d = debugfs_create_dir(name, per_cpu);
+		debugfs_create_file("stats", 0444, d, (void *)cpu,
+				    &rt_cpu_stats_fops);
+	}
+}

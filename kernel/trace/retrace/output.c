@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Turning records into the text of the trace and trace_pipe files:
+ * the header, the per-line context columns in the default and latency
+ * formats, and the raw, hex and bin forms chosen in trace_options.
+ */
+#include <linux/kallsyms.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/utsname.h>
+#include "internal.h"
+
+/**
+ * rt_print_sym - print a kernel address as the options ask
+ * @s: output
+ * @ip: the address
+ *
+ * Plain name, name+off/size with sym-offset, and " <addr>" appended with
+ * sym-addr.  Unknown addresses print in hex.
+ */
+void rt_print_sym(struct seq_buf *s, unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (!ip) {
+		seq_buf_puts(s, "0");
+		return;
+	}
+	if (rt_opt(RT_OPT_SYM_OFFSET))
+		sprint_symbol(sym, ip);
+	else
+		sprint_symbol_no_offset(sym, ip);
+	seq_buf_puts(s, sym);
+	if (rt_opt(RT_OPT_SYM_ADDR))
+		seq_buf_printf(s, " <%016lx>", ip);
+}
+EXPORT_SYMBOL_GPL(rt_print_sym);
+
+static void rt_print_hex_words(struct seq_buf *s, const void *p,
+			       unsigned int len)
+{
+	const u32 *w = p;
+	unsigned int i;
+
+	for (i = 0; i < len / 4; i++)
+		seq_buf_printf(s, " %08x", w[i]);
+}
+
+/* irqs-off, need-resched, hardirq/softirq, preempt-depth: "d.h1". */
+static void rt_print_lat_flags(struct seq_buf *s, const struct rt_entry *e)
+{
+	char ctx = '.';
+
+	if ((e->flags & RT_FLAG_HARDIRQ) && (e->flags & RT_FLAG_SOFTIRQ))
+		ctx = 'H';
+	else if (e->flags & (RT_FLAG_HARDIRQ | RT_FLAG_NMI))
+		ctx = 'h';
+	else if (e->flags & RT_FLAG_SOFTIRQ)
+		ctx = 's';
+	seq_buf_printf(s, "%c%c%c",
+		       (e->flags & RT_FLAG_IRQS_OFF) ? 'd' : '.',
+		       (e->flags & RT_FLAG_NEED_RESCHED) ? 'N' : '.', ctx);
+	if (e->preempt_count)
+		seq_buf_printf(s, "%x", min_t(unsigned int, e->preempt_count, 15));
+	else
+		seq_buf_putc(s, '.');
+}
+
+static void rt_print_context(struct seq_buf *s, const struct rt_rb_record *rec,
+			     const struct rt_entry *e, u64 first_ts,
+			     u64 next_ts)
+{
+	char comm[TASK_COMM_LEN];
+	unsigned long usecs;
+	u64 secs;
+
+	rt_find_comm(e->pid, comm);
+	if (!rt_opt(RT_OPT_LATENCY_FMT)) {
+		secs = div_u64_rem(rec->ts, NSEC_PER_SEC, (u32 *)&usecs);
+		usecs /= NSEC_PER_USEC;
+		seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06lu: ", comm,
+			       e->pid, rec->cpu, secs, usecs);
+		return;
+	}
+	/* Latency format: times relative to the first record shown. */
+	{
+		u64 rel = rec->ts > first_ts ? rec->ts - first_ts : 0;
+		u64 delay = next_ts > rec->ts ? next_ts - rec->ts : 0;
+		char mark = delay > 100 * NSEC_PER_USEC ? '!' :
+			    delay > NSEC_PER_USEC ? '+' : ' ';
+
+		if (rt_opt(RT_OPT_VERBOSE)) {
+			u64 ms = div_u64(rel, NSEC_PER_MSEC);
+			u64 dms = div_u64(delay, NSEC_PER_USEC);
+
+			seq_buf_printf(s, "%s %d %u %x %08x %08lx [%08llx] %llu.%03llums (+%llu.%03llums): ",
+				       comm, e->pid, rec->cpu, e->flags,
+				       e->preempt_count,
+				       (unsigned long)(rec->pos & 0xffffffff),
+				       rec->ts, ms,
+				       div_u64(rel - ms * NSEC_PER_MSEC, NSEC_PER_USEC),
+				       div_u64(dms, 1000), dms % 1000);
+			return;
+		}
+		seq_buf_printf(s, "%8.8s-%-5d %3u", comm, e->pid, rec->cpu);
+		rt_print_lat_flags(s, e);
+		seq_buf_printf(s, " %4lluus%c: ", div_u64(rel, NSEC_PER_USEC),
+			       mark);
+	}
+}
+
+/**
+ * rt_print_record_ctx - format one record
+ * @s: output
+ * @rec: the record as read from the buffer
+ * @first_ts: timestamp of the first record shown (latency format)
+ * @next_ts: timestamp of the record after it, or 0 (latency format)
+ *
+ * Return: 0, or -EOVERFLOW if @s filled up.
+ */
+int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
+			u64 first_ts, u64 next_ts)
+{
+	const struct rt_entry *e = (const void *)rec->data;
+	struct rt_print_ctx ctx = { .s = s, .rec = rec, .ent = e,
+				    .len = rec->len };
+	struct rt_event_type *et;
+
+	if (rec->len < sizeof(*e))
+		return 0;
+	et = rt_find_event_type(e->type);
+
+	if (rt_opt(RT_OPT_BIN)) {
+		u32 cpu = rec->cpu;
+
+		seq_buf_putmem(s, &e->pid, sizeof(e->pid));
+		seq_buf_putmem(s, &cpu, sizeof(cpu));
+		seq_buf_putmem(s, &rec->ts, sizeof(rec->ts));
+		seq_buf_putmem(s, rec->data, rec->len);
+		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+	}
+	if (rt_opt(RT_OPT_HEX)) {
+		seq_buf_printf(s, "%08x %08x %016llx %04x:", e->pid, rec->cpu,
+			       rec->ts, e->type);
+		rt_print_hex_words(s, e + 1, rec->len - sizeof(*e));
+		seq_buf_putc(s, '\n');
+		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+	}
+	if (rt_opt(RT_OPT_RAW)) {
+		seq_buf_printf(s, "%d %u %llu %u", e->pid, rec->cpu, rec->ts,
+			       e->type);
+		if (et && et->print_raw)
+			et->print_raw(&ctx);
+		else
+			rt_print_hex_words(s, e + 1, rec->len - sizeof(*e));
+		seq_buf_putc(s, '\n');
+		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+	}
+
+	rt_print_context(s, rec, e, first_ts, next_ts);
+	if (et && et->print)
+		et->print(&ctx);
+	else
+		seq_buf_printf(s, "unknown record type %u", e->type);
+	seq_buf_putc(s, '\n');
+	return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+}
+
+/**
+ * rt_print_header - the comment lines that open the trace file
+ * @m: output
+ */
+void rt_print_header(struct seq_buf *m)
+{
+	u64 entries = 0, written = 0;
+	struct rt_rb_stats st;
+	int cpu;
+
+	if (rt_opt(RT_OPT_RAW) || rt_opt(RT_OPT_HEX) || rt_opt(RT_OPT_BIN))
+		return;
+	for_each_possible_cpu(cpu) {
+		rt_buffer_stats(rt_buffer, cpu, &st);
+		entries += st.entries;
+		written += st.written;
+	}
+	seq_buf_printf(m, "# tracer: %s\n#\n", rt_current_tracer_name());
+	if (rt_opt(RT_OPT_LATENCY_FMT)) {
+		seq_buf_printf(m, "%s latency trace v1.1.5 on %s\n",
+			   rt_current_tracer_name(), init_utsname()->release);
+		seq_buf_puts(m, "--------------------------------------------------------------------\n");
+		seq_buf_printf(m, " latency: %lu us, #%llu/%llu, CPU#%d | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
+			   rt_max_latency_usecs(), entries, written,
+			   raw_smp_processor_id(), num_online_cpus());
+		seq_buf_puts(m, "    -----------------\n");
+		rt_tracer_print_header(m);
+		seq_buf_puts(m, "#                  _------=> CPU#\n"
+			    "#                 / _-----=> irqs-off\n"
+			    "#                | / _----=> need-resched\n"
+			    "#                || / _---=> hardirq/softirq\n"
+			    "#                ||| / _--=> preempt-depth\n"
+			    "#                |||| /\n"
+			    "#                |||||     delay\n"
+			    "#  cmd     pid   ||||| time  |   caller\n"
+			    "#     \\   /      |||||   \\   |   /\n");
+		return;
+	}
+	seq_buf_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
+		   entries, written, num_online_cpus());
+	rt_tracer_print_header(m);
+	seq_buf_puts(m, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+		    "#              | |         |          |         |\n");
+}

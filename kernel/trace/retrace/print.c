@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text records: trace_printk() from kernel code, writes to the
+ * trace_marker file from user space, and ftrace_dump() which prints the
+ * buffer to the console when the kernel is dying.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/hardirq.h>
+#include <linux/nmi.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "internal.h"
+
+#define RT_PRINT_MAX		1024
+#define RT_MARKER_MAX		1024
+
+/*
+ * One formatting buffer per CPU and per context level (task, softirq,
+ * hardirq, NMI): a context can only be interrupted by a higher level,
+ * so each level's buffer has one user at a time.
+ */
+struct rt_print_bufs {
+	char level[4][RT_PRINT_MAX];
+};
+static DEFINE_PER_CPU(struct rt_print_bufs, rt_print_bufs);
+
+static int notrace rt_context_level(void)
+{
+	unsigned long pc = preempt_count();
+
+	if (pc & NMI_MASK)
+		return 3;
+	if (pc & HARDIRQ_MASK)
+		return 2;
+	if (pc & SOFTIRQ_OFFSET)
+		return 1;
+	return 0;
+}
+
+static int notrace rt_record_text(unsigned int type, unsigned long ip,
+				  const char *text, unsigned int len,
+				  unsigned long pc)
+{
+	struct rt_print_entry *e;
+
+	e = rt_buffer_reserve(rt_buffer, sizeof(*e) + len + 1);
+	if (!e)
+		return 0;
+	rt_fill_entry(&e->ent, type, pc);
+	e->ip = ip;
+	memcpy(e->buf, text, len);
+	e->buf[len] = 0;
+	rt_buffer_commit(rt_buffer);
+	return len;
+}
+
+/**
+ * retrace_vprintk - record formatted text with the caller's address
+ * @ip: the caller (trace_printk() passes _THIS_IP_)
+ * @fmt: printf format
+ * @ap: arguments
+ *
+ * Return: bytes recorded, 0 when tracing is off or the record dropped.
+ */
+int notrace retrace_vprintk(unsigned long ip, const char *fmt, va_list ap)
+{
+	unsigned long pc = preempt_count();
+	char *buf;
+	int len = 0;
+
+	preempt_disable_notrace();
+	if (rt_recording()) {
+		buf = this_cpu_ptr(&rt_print_bufs)->level[rt_context_level()];
+		len = vscnprintf(buf, RT_PRINT_MAX, fmt, ap);
+		len = rt_record_text(RT_TYPE_PRINT, ip, buf, len, pc);
+	}
+	preempt_enable_notrace();
+	return len;
+}
+EXPORT_SYMBOL_GPL(retrace_vprintk);
+
+/**
+ * retrace_printk - printf-like variant of retrace_vprintk()
+ * @ip: the caller
+ * @fmt: printf format
+ *
+ * Return: bytes recorded.
+ */
+int notrace retrace_printk(unsigned long ip, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = retrace_vprintk(ip, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(retrace_printk);
+
+static void rt_print_text(struct rt_print_ctx *ctx, const char *prefix)
+{
+	const struct rt_print_entry *e = (const void *)ctx->ent;
+	unsigned int max = ctx->len - sizeof(*e);
+
+	if (ctx->len < sizeof(*e))
+		return;
+	if (prefix) {
+		seq_buf_puts(ctx->s, prefix);
+	} else {
+		rt_print_sym(ctx->s, e->ip);
+		seq_buf_puts(ctx->s, ": ");
+	}
+	/* Records are padded; print up to the NUL or the record's end. */
+	seq_buf_printf(ctx->s, "%.*s", (int)strnlen(e->buf, max), e->buf);
+	/* Keep one line per record even when the text brought a newline. */
+	if (seq_buf_used(ctx->s) && ctx->s->buffer[seq_buf_used(ctx->s) - 1] == '\n')
+		ctx->s->len--;
+}
+
+static void rt_print_printk(struct rt_print_ctx *ctx)
+{
+	rt_print_text(ctx, NULL);
+}
+
+static void rt_print_marker(struct rt_print_ctx *ctx)
+{
+	rt_print_text(ctx, "tracing_mark_write: ");
+}
+
+static void rt_print_text_raw(struct rt_print_ctx *ctx)
+{
+	const struct rt_print_entry *e = (const void *)ctx->ent;
+	unsigned int max = ctx->len - sizeof(*e);
+
+	if (ctx->len < sizeof(*e))
+		return;
+	seq_buf_printf(ctx->s, " %lx %.*s", e->ip, (int)strnlen(e->buf, max),
+		       e->buf);
+	if (ctx->s->buffer[seq_buf_used(ctx->s) - 1] == '\n')
+		ctx->s->len--;
+}
+
+static struct rt_event_type rt_printk_type = {
+	.type = RT_TYPE_PRINT,
+	.name = "print",
+	.print = rt_print_printk,
+	.print_raw = rt_print_text_raw,
+};
+
+static struct rt_event_type rt_marker_type = {
+	.type = RT_TYPE_MARKER,
+	.name = "marker",
+	.print = rt_print_marker,
+	.print_raw = rt_print_text_raw,
+};
+
+static ssize_t rt_marker_write(struct file *file, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX);
+	unsigned long pc;
+	char *text;
+
+	if (!cnt)
+		return 0;
+	if (!tracing_is_on())
+		return -EBADF;
+	text = memdup_user(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	preempt_disable_notrace();
+	pc = preempt_count() - 1;
+	if (rt_recording())
+		rt_record_text(RT_TYPE_MARKER, 0, text, len, pc);
+	preempt_enable_notrace();
+	kfree(text);
+	return cnt;
+}
+
+static const struct file_operations rt_marker_fops = {
+	.open	= simple_open,
+	.write	= rt_marker_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * ftrace_dump - print the trace buffer to the console
+ * @mode: DUMP_ALL for every CPU, DUMP_ORIG for this CPU only
+ *
+ * For oops and panic paths: takes no sleeping lock and allocates
+ * nothing.  Walks without consuming, oldest record first per CPU.
+ */
+static struct rt_rb_record rt_dump_rec;
+static char rt_dump_line[512];
+static atomic_t rt_dump_running = ATOMIC_INIT(0);
+
+void ftrace_dump(enum ftrace_dump_mode mode)
+{
+	struct rt_rb_iter it;
+	struct seq_buf s;
+	int cpu, this;
+
+	if (!rt_buffer || mode == DUMP_NONE || atomic_xchg(&rt_dump_running, 1))
+		return;
+	tracing_off();
+	this = raw_smp_processor_id();
+	pr_emerg("Dumping retrace buffer:\n---------------------------------\n");
+	for_each_possible_cpu(cpu) {
+		if (mode == DUMP_ORIG && cpu != this)
+			continue;
+		rt_buffer_iter_start(&it, rt_buffer, cpu);
+		while (!rt_buffer_iter_peek(&it, &rt_dump_rec)) {
+			seq_buf_init(&s, rt_dump_line, sizeof(rt_dump_line) - 1);
+			rt_print_record_ctx(&s, &rt_dump_rec, 0, 0);
+			rt_dump_line[seq_buf_used(&s)] = 0;
+			pr_emerg("%s", rt_dump_line);
+			rt_buffer_iter_advance(&it, &rt_dump_rec);
+			touch_nmi_watchdog();
+		}
+	}
+	pr_emerg("---------------------------------\n");
+	atomic_set(&rt_dump_running, 0);
+}
+EXPORT_SYMBOL_GPL(ftrace_dump);
+
+void __init rt_create_print_files(struct dentry *dir)
+{
+	rt_register_event_type(&rt_printk_type);
+	rt_register_event_type(&rt_marker_type);
+	debugfs_create_file("trace_marker", 0644, dir, NULL, &rt_marker_fops);
+}
