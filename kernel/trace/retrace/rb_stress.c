@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring buffer stress test.
+ *
+ * On every online CPU a bound kthread writes records in task context
+ * while a pinned hard-irq hrtimer on the same CPU writes records that
+ * nest inside them.  A consuming reader runs concurrently on any CPU.
+ * Each record carries (cpu, stream, sequence, length, checksum); a
+ * stream is one CPU's task writer or its timer, and each stream's
+ * records must come out intact and in strictly increasing order.  At
+ * the end every CPU must satisfy read + overrun + dropped + entries ==
+ * written, and written must equal what the writers attempted.
+ * Runs once per mode (overwrite, then drop) at load time; the load
+ * fails with -EIO if anything is wrong and the log says what.
+ */
+#define pr_fmt(fmt) "rb_stress: " fmt
+
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <trace/retrace/ring_buffer.h>
+
+static unsigned int duration_ms = 3000;
+module_param(duration_ms, uint, 0444);
+MODULE_PARM_DESC(duration_ms, "run time of each mode");
+static unsigned int buffer_kb = 64;
+module_param(buffer_kb, uint, 0444);
+MODULE_PARM_DESC(buffer_kb, "ring size per CPU (small, to force wrapping)");
+static unsigned int timer_us = 20;
+module_param(timer_us, uint, 0444);
+MODULE_PARM_DESC(timer_us, "period of the nesting hrtimer writer");
+
+#define NSTREAMS	2	/* 0: task writer, 1: hrtimer writer */
+
+struct stress_rec {
+	u32 cpu;
+	u32 stream;
+	u64 seq;
+	u32 words;	/* total u32 words in the record */
+	u32 body[];	/* words - 5 pattern words, then the checksum */
+};
+
+struct stress_cpu {
+	struct task_struct	*writer;
+	struct hrtimer		timer;
+	u64			seq[NSTREAMS];	/* next to write */
+	u64			attempts[NSTREAMS]; /* reserves made */
+	u64			last[NSTREAMS];	/* reader: last seen + 1 */
+};
+
+static struct rt_buffer *sbuf;
+static struct stress_cpu *scpu;
+static bool stopping;
+static atomic64_t bad, consumed;
+
+static u32 stress_csum(const struct stress_rec *r)
+{
+	u32 i, c = r->cpu * 0x9e3779b9u ^ r->stream ^ (u32)r->seq ^ (u32)(r->seq >> 32);
+
+	for (i = 0; i + 6 < r->words; i++)
+		c = (c << 5 | c >> 27) ^ r->body[i];
+	return c;
+}
+
+/* Writes one record; @stream's sequence is claimed after the reserve. */
+static void stress_write(struct stress_cpu *sc, int cpu, int stream)
+{
+	u32 words = 6 + (sc->seq[stream] * 7 + stream) % 40, i;
+	struct stress_rec *r;
+
+	sc->attempts[stream]++;
+	r = rt_buffer_reserve(sbuf, words * 4);
+	if (!r)
+		return;
+	r->cpu = cpu;
+	r->stream = stream;
+	r->seq = sc->seq[stream]++;
+	r->words = words;
+	for (i = 0; i + 6 < words; i++)
+		r->body[i] = (u32)r->seq * 2654435761u + i;
+	r->body[words - 6] = stress_csum(r);
+	rt_buffer_commit(sbuf);
+}
+
+static enum hrtimer_restart stress_timer(struct hrtimer *t)
+{
+	struct stress_cpu *sc = container_of(t, struct stress_cpu, timer);
+	int cpu = smp_processor_id();
+
+	/* Only the owning CPU's timer writes; it runs in hard irq. */
+	if (sc == &scpu[cpu] && !READ_ONCE(stopping)) {
+		stress_write(sc, cpu, 1);
+		stress_write(sc, cpu, 1);
+	}
+	if (READ_ONCE(stopping))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(timer_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int stress_writer(void *arg)
+{
+	int cpu = (long)arg;
+	struct stress_cpu *sc = &scpu[cpu];
+	unsigned long n = 0;
+
+	hrtimer_start(&sc->timer, ns_to_ktime(timer_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!kthread_should_stop()) {
+		stress_write(sc, cpu, 0);
+		if (!(++n % 64))
+			cond_resched();
+	}
+	return 0;
+}
+
+static bool stress_check(const struct stress_rec *r, unsigned int len)
+{
+	struct stress_cpu *sc;
+
+	if (len < 24 || r->words * 4 != len || r->cpu >= nr_cpu_ids ||
+	    r->stream >= NSTREAMS || stress_csum(r) != r->body[r->words - 6])
+		return false;
+	sc = &scpu[r->cpu];
+	/* Gaps are records lost to overrun/drop; going back is a bug. */
+	if (r->seq < sc->last[r->stream])
+		return false;
+	sc->last[r->stream] = r->seq + 1;
+	return true;
+}
+
+static void stress_drain(struct rt_rb_record *rec)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		while (!rt_buffer_consume(sbuf, cpu, rec)) {
+			if (rec->cpu != cpu ||
+			    !stress_check((void *)rec->data, rec->len)) {
+				if (atomic64_inc_return(&bad) < 5)
+					pr_err("bad record on cpu %d len %u\n",
+					       cpu, rec->len);
+			}
+			atomic64_inc(&consumed);
+		}
+	}
+}
+
+static int stress_mode(bool overwrite, struct rt_rb_record *rec)
+{
+	u64 written = 0, overrun = 0, dropped = 0, read = 0;
+	unsigned long end;
+	int cpu, ret = 0;
+
+	rt_buffer_set_overwrite(sbuf, overwrite);
+	rt_buffer_reset(sbuf);
+	memset(scpu, 0, nr_cpu_ids * sizeof(*scpu));
+	atomic64_set(&bad, 0);
+	atomic64_set(&consumed, 0);
+	WRITE_ONCE(stopping, false);
+
+	for_each_online_cpu(cpu) {
+		hrtimer_init(&scpu[cpu].timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		scpu[cpu].timer.function = stress_timer;
+		scpu[cpu].writer = kthread_create_on_cpu(stress_writer,
+							 (void *)(long)cpu, cpu,
+							 "rb_stress/%u");
+		if (IS_ERR(scpu[cpu].writer)) {
+			scpu[cpu].writer = NULL;
+			ret = -ENOMEM;
+		} else {
+			wake_up_process(scpu[cpu].writer);
+		}
+	}
+
+	/* This task is the concurrent consumer. */
+	end = jiffies + msecs_to_jiffies(duration_ms);
+	while (time_before(jiffies, end)) {
+		stress_drain(rec);
+		usleep_range(20, 50);
+	}
+	WRITE_ONCE(stopping, true);
+	for_each_online_cpu(cpu) {
+		if (scpu[cpu].writer)
+			kthread_stop(scpu[cpu].writer);
+		hrtimer_cancel(&scpu[cpu].timer);
+	}
+	stress_drain(rec);
+
+	for_each_online_cpu(cpu) {
+		struct rt_rb_stats st;
+
+		rt_buffer_stats(sbuf, cpu, &st);
+		if (st.read + st.overrun + st.dropped + st.entries != st.written ||
+		    st.written != scpu[cpu].attempts[0] + scpu[cpu].attempts[1] ||
+		    st.entries) {
+			pr_err("cpu %d accounting: read %llu overrun %llu dropped %llu entries %llu written %llu attempts %llu\n",
+			       cpu, st.read, st.overrun, st.dropped, st.entries,
+			       st.written, scpu[cpu].attempts[0] + scpu[cpu].attempts[1]);
+			ret = -EIO;
+		}
+		written += st.written;
+		overrun += st.overrun;
+		dropped += st.dropped;
+		read += st.read;
+	}
+	if (read != atomic64_read(&consumed))
+		ret = -EIO;
+	if (atomic64_read(&bad))
+		ret = -EIO;
+	pr_info("mode %s: written %llu read %llu overrun %llu dropped %llu bad %lld: %s\n",
+		overwrite ? "overwrite" : "drop", written, read, overrun,
+		dropped, atomic64_read(&bad), ret ? "FAIL" : "PASS");
+	return ret;
+}
+
+static int __init rb_stress_init(void)
+{
+	struct rt_rb_record *rec;
+	int ret;
+
+	scpu = kcalloc(nr_cpu_ids, sizeof(*scpu), GFP_KERNEL);
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	sbuf = rt_buffer_alloc(buffer_kb << 10, true);
+	if (!scpu || !rec || !sbuf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = stress_mode(true, rec);
+	if (!ret)
+		ret = stress_mode(false, rec);
+	pr_info("%s\n", ret ? "FAIL" : "PASS");
+out:
+	rt_buffer_free(sbuf);
+	kfree(rec);
+	kfree(scpu);
+	return ret;
+}
+module_init(rb_stress_init);
+
+static void __exit rb_stress_exit(void)
+{
+}
+module_exit(rb_stress_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("retrace ring buffer stress test");

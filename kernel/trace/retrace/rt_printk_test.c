@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selftest helper: calls trace_printk() once from task context and once
+ * from a hard-irq hrtimer, so the selftests can look for both lines.
+ */
+#include <linux/completion.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+
+static struct hrtimer rt_timer;
+static DECLARE_COMPLETION(rt_timer_done);
+
+static noinline enum hrtimer_restart rt_printk_test_timer(struct hrtimer *t)
+{
+	trace_printk("printk from hardirq %d\n", 7);
+	complete(&rt_timer_done);
+	return HRTIMER_NORESTART;
+}
+
+static noinline void rt_printk_test_run(void)
+{
+	trace_printk("retrace printk test %d %s\n", 42, "ok");
+}
+
+static int __init rt_printk_test_init(void)
+{
+	rt_printk_test_run();
+	hrtimer_init(&rt_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	rt_timer.function = rt_printk_test_timer;
+	hrtimer_start(&rt_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&rt_timer_done);
+	return 0;
+}
+module_init(rt_printk_test_init);
+
+static void __exit rt_printk_test_exit(void)
+{
+	hrtimer_cancel(&rt_timer);
+}
+module_exit(rt_printk_test_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("retrace trace_printk selftest helper");

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtio: file operations with exact errno reporting, for the retrace
+ * selftests (busybox sh only says "write error").
+ *
+ *   rtio write FILE DATA        one write(); prints OK or the errno name
+ *   rtio append FILE DATA       same with O_APPEND
+ *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
+ *   rtio readwait FILE MS       blocking read bounded by MS; prints
+ *                               TIMEOUT, EOF, DATA or the errno name
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case ENOMEM: return "ENOMEM";
+	case EBUSY: return "EBUSY";
+	case ENOENT: return "ENOENT";
+	case EAGAIN: return "EAGAIN";
+	case EBADF: return "EBADF";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EINTR: return "EINTR";
+	case ENODEV: return "ENODEV";
+	case E2BIG: return "E2BIG";
+	case ENOSPC: return "ENOSPC";
+	case EEXIST: return "EEXIST";
+	case ERANGE: return "ERANGE";
+	default: return "EOTHER";
+	}
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	printf("TIMEOUT\n");
+	fflush(stdout);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: rtio write|append|readnb|readwait FILE [ARG]\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "write") || !strcmp(argv[1], "append")) {
+		int fl = O_WRONLY | (argv[1][0] == 'a' ? O_APPEND : 0);
+
+		if (argc < 4)
+			return 2;
+		fd = open(argv[2], fl);
+		if (fd < 0) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		n = write(fd, argv[3], strlen(argv[3]));
+		printf("%s\n", n < 0 ? errname(errno) : "OK");
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "readnb")) {
+		fd = open(argv[2], O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		n = read(fd, buf, sizeof(buf));
+		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	if (!strcmp(argv[1], "readwait")) {
+		if (argc < 4)
+			return 2;
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		{
+			struct itimerval it = { 0 };
+			long ms = atol(argv[3]);
+
+			it.it_value.tv_sec = ms / 1000;
+			it.it_value.tv_usec = (ms % 1000) * 1000;
+			signal(SIGALRM, on_alarm);
+			setitimer(ITIMER_REAL, &it, NULL);
+		}
+		n = read(fd, buf, sizeof(buf));
+		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	return 2;
+}
