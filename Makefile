@@ -1,0 +1,45 @@
+# retrace: top-level commands.  See README.
+#
+#   make run            build, then boot the kernel in QEMU with tracing ready
+#   make check          host tests + kernel + selftests in QEMU
+#   make check DEBUG=1  the same on a KASAN + lockdep kernel
+#   make kernel         build/bzImage and build/modules/
+#   make host-test      only the host unit tests (seconds)
+#
+# KSRC=/path/to/linux-6.12 uses that tree instead of Debian's tarball.
+
+export KSRC DEBUG
+SHELL := /bin/bash
+H := harness
+
+.PHONY: all kernel check run host-test initramfs clean distclean
+
+all: kernel
+
+kernel:
+	@$(H)/deps.sh && $(H)/kernel.sh
+
+initramfs: kernel
+	@$(H)/initramfs.sh
+
+check:
+	@$(H)/check.sh
+
+run:
+	@$(H)/deps.sh && $(H)/kernel.sh && $(H)/initramfs.sh
+	@if [ -t 0 ] && [ -t 1 ]; then \
+		echo "Booting retrace in QEMU: tracing at /sys/kernel/debug/tracing; quit with 'poweroff' or Ctrl-a x"; \
+		$(H)/boot.sh shell; \
+	else \
+		echo "No terminal: running the scripted demo instead of a shell"; \
+		BOOT_TIMEOUT=600 $(H)/boot.sh demo; \
+	fi
+
+host-test:
+	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host check
+
+clean:
+	rm -rf build/obj build/obj-debug build/host build/check-* build/bzImage build/modules build/debug
+
+distclean:
+	rm -rf build

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Boot the built kernel in QEMU (TCG).
+#   boot.sh MODE [LOG]   MODE: check | demo | shell
+# Environment: SMP (4), MEM (2G), TCG_THREAD (multi|single),
+# BOOT_TIMEOUT seconds (check/demo only), APPEND (extra cmdline).
+#
+# TCG_THREAD=multi (QEMU's default) runs vCPUs truly in parallel, which
+# the ring buffer's races want, but has oopsed the kernel's own live text
+# patching (int3 seen in a stale translation); single is reliable.  See
+# harness/check.sh for which test boot uses which.
+set -e
+. "$(dirname "$0")/lib.sh"
+
+MODE=${1:-shell}
+LOG=${2:-}
+OUT=$(outdir)
+[ -f "$OUT/bzImage" ] || die "no kernel at $OUT/bzImage; run make kernel"
+args=(-m "${MEM:-2G}" -smp "${SMP:-4}" -cpu max
+      -accel "tcg,thread=${TCG_THREAD:-single}"
+      -kernel "$OUT/bzImage" -initrd "$OUT/initramfs.cpio.gz"
+      -nographic -no-reboot
+      -append "console=ttyS0 panic=-1 rt.mode=$MODE ${APPEND:-}")
+if [ "$MODE" = shell ]; then
+	exec qemu-system-x86_64 "${args[@]}"
+fi
+timeout --foreground "${BOOT_TIMEOUT:-900}" qemu-system-x86_64 "${args[@]}" \
+	</dev/null 2>&1 | tee "${LOG:-/dev/null}" | \
+	{ if [ -n "${QUIET:-}" ]; then grep --line-buffered -E '^\[(PASS|FAIL)\]|RETRACE-|selftests:' || true; else cat; fi; }

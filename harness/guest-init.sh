@@ -1,0 +1,44 @@
+#!/bin/sh
+# /init of the retrace test guest.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs nodev /sys/kernel/debug
+mode=shell
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	rt.mode=*) mode=${arg#rt.mode=} ;;
+	rt.filter=*) filter=$(echo "${arg#rt.filter=}" | tr , ' ') ;;
+	rt.stress_ms=*) export RB_STRESS_MS=${arg#rt.stress_ms=} ;;
+	esac
+done
+ln -s /sys/kernel/debug/tracing /tracing
+echo "retrace guest: $(uname -r), $(nproc) CPUs, mode $mode"
+case $mode in
+check)
+	/selftests/retrace_test.sh $filter
+	echo "RETRACE-TESTS-DONE rc=$?"
+	;;
+demo)
+	cd /sys/kernel/debug/tracing
+	set -x
+	cat available_tracers
+	cat current_tracer
+	echo "hello from the retrace demo" > trace_marker
+	cat trace
+	cat per_cpu/cpu0/stats
+	set +x
+	echo "RETRACE-DEMO-DONE"
+	;;
+*)
+	echo
+	echo "Tracing is at /sys/kernel/debug/tracing (also /tracing)."
+	echo "Selftests: /selftests/retrace_test.sh.  Quit: 'poweroff' (or Ctrl-a x)."
+	cd /sys/kernel/debug/tracing
+	setsid cttyhack sh -l
+	;;
+esac
+sync
+poweroff -f

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Build the test initramfs: static busybox, the selftests with their
+# helper, retrace's modules, and an /init that runs what the kernel
+# command line asks for (rt.mode=check|shell|demo).
+set -e
+. "$(dirname "$0")/lib.sh"
+
+OUT=$(outdir)
+ROOT=$OUT/initramfs.d
+IMG=$OUT/initramfs.cpio.gz
+BB=$(command -v busybox || true)
+[ -x /bin/busybox ] && BB=/bin/busybox
+file -L "$BB" 2>/dev/null | grep -q 'statically linked' || BB=/usr/bin/busybox
+[ -x "$BB" ] || die "static busybox not found (apt-get install busybox-static)"
+
+step "building initramfs $IMG"
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,dev,proc,sys,tmp,etc,root,lib/modules}
+cp "$BB" "$ROOT/bin/busybox"
+for a in $("$BB" --list); do
+	[ -e "$ROOT/bin/$a" ] || ln -s busybox "$ROOT/bin/$a"
+done
+cp -a "$TOP/tools/testing/selftests/ftrace" "$ROOT/selftests"
+gcc -static -O2 -Wall -o "$ROOT/selftests/helpers/rtio" \
+	"$TOP/tools/testing/selftests/ftrace/helpers/rtio.c"
+cp -a "$OUT/modules/lib/modules/." "$ROOT/lib/modules/"
+install -m 0755 "$TOP/harness/guest-init.sh" "$ROOT/init"
+(cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1 >"$IMG")

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Configure and build the patched kernel; leave bzImage and modules in
+# build/ (or build/debug/ with DEBUG=1).
+set -e
+. "$(dirname "$0")/lib.sh"
+
+"$TOP/harness/prepare-src.sh"
+OBJ=$(objdir)
+OUT=$(outdir)
+mkdir -p "$OBJ" "$OUT"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
+# Hash paths relative to build/ so a fresh clone elsewhere hits the cache.
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+ccache -M 8G >/dev/null 2>&1 || true
+KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
+
+frags=("$TOP/harness/config/retrace.config")
+[ "${DEBUG:-0}" = 1 ] && frags+=("$TOP/harness/config/debug.config")
+stamp=$OBJ/.retrace-config-stamp
+want=$(cat "${frags[@]}" "$TOP/Kconfig.patch" "$TOP"/kernel/trace/retrace/Kconfig | md5sum)
+if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	step "configuring kernel in $OBJ"
+	"${KMAKE[@]}" -s x86_64_defconfig >/dev/null
+	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${frags[@]}" >/dev/null)
+	"${KMAKE[@]}" -s olddefconfig >/dev/null
+	for want_sym in CONFIG_RETRACE=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y; do
+		grep -qx "$want_sym" "$OBJ/.config" || die "config lacks $want_sym"
+	done
+	if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
+		die "upstream tracing is still enabled in $OBJ/.config"
+	fi
+	echo "$want" >"$stamp"
+fi
+
+step "building kernel (${DEBUG:+debug, }-j$JOBS, log: $OBJ/build.log)"
+run_logged "$OBJ/build.log" "${KMAKE[@]}" bzImage modules
+cp "$OBJ/arch/x86/boot/bzImage" "$OUT/bzImage"
+rm -rf "$OUT/modules"
+run_logged "$OBJ/modules_install.log" "${KMAKE[@]}" INSTALL_MOD_PATH="$OUT/modules" INSTALL_MOD_STRIP=1 modules_install
+step "kernel ready: $OUT/bzImage, modules in $OUT/modules/"

@@ -1,0 +1,48 @@
+# Shared helpers for the retrace harness scripts (sourced, not run).
+# shellcheck shell=bash
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/src
+JOBS=${JOBS:-$(nproc)}
+T0=${T0:-$(date +%s)}
+export TOP BUILD SRC JOBS T0
+
+step() {
+	printf '[retrace %4ds] %s\n' $(( $(date +%s) - T0 )) "$*"
+}
+
+die() {
+	echo "retrace: error: $*" >&2
+	exit 1
+}
+
+# Run a long command, printing a heartbeat every 30 s so that a user
+# never watches a silent terminal; the command's own output goes to
+# $log and its tail is shown on failure.
+run_logged() {
+	local log=$1; shift
+	"$@" >"$log" 2>&1 &
+	local pid=$! start=$(date +%s) ticks=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		ticks=$((ticks + 1))
+		if (( ticks % 6 == 0 )); then
+			step "  ... still running ($(( $(date +%s) - start ))s): $(tail -n 1 "$log" | cut -c1-90)"
+		fi
+	done
+	if ! wait "$pid"; then
+		tail -n 40 "$log"
+		die "command failed: $* (full log: $log)"
+	fi
+}
+
+# Directory holding kernel objects for this flavour (normal or debug).
+objdir() {
+	if [ "${DEBUG:-0}" = 1 ]; then echo "$BUILD/obj-debug"; else echo "$BUILD/obj"; fi
+}
+
+# Where `make kernel` leaves bzImage and modules for this flavour.
+outdir() {
+	if [ "${DEBUG:-0}" = 1 ]; then echo "$BUILD/debug"; else echo "$BUILD"; fi
+}
