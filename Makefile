@@ -5,6 +5,7 @@
 #   make check DEBUG=1  the same on a KASAN + lockdep kernel
 #   make kernel         build/bzImage and build/modules/
 #   make host-test      only the host unit tests (seconds)
+#   make fuzz           fuzz the ring buffer (FUZZ_SECONDS, default 20)
 #
 # KSRC=/path/to/linux-6.12 uses that tree instead of Debian's tarball.
 
@@ -12,7 +13,7 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel check run host-test initramfs clean distclean
+.PHONY: all kernel check run host-test fuzz initramfs clean distclean
 
 all: kernel
 
@@ -37,6 +38,9 @@ run:
 
 host-test:
 	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host check
+
+fuzz:
+	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz
 
 clean:
 	rm -rf build/obj build/obj-debug build/host build/check-* build/bzImage build/modules build/debug

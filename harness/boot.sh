@@ -2,7 +2,9 @@
 # Boot the built kernel in QEMU (TCG).
 #   boot.sh MODE [LOG]   MODE: check | demo | shell
 # Environment: SMP (4), MEM (2G), TCG_THREAD (multi|single),
-# BOOT_TIMEOUT seconds (check/demo only), APPEND (extra cmdline).
+# BOOT_TIMEOUT seconds (check/demo only), APPEND (extra cmdline),
+# QEMU_EXTRA (extra QEMU arguments, e.g. "-icount shift=0,align=off,sleep=off"
+# for instruction-counted, repeatable timings).
 #
 # TCG_THREAD=multi (QEMU's default) runs vCPUs truly in parallel, which
 # the ring buffer's races want, but has oopsed the kernel's own live text
@@ -20,6 +22,8 @@ args=(-m "${MEM:-2G}" -smp "${SMP:-4}" -cpu max
       -kernel "$OUT/bzImage" -initrd "$OUT/initramfs.cpio.gz"
       -nographic -no-reboot
       -append "console=ttyS0 panic=-1 rt.mode=$MODE ${APPEND:-}")
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && args+=(${QEMU_EXTRA})
 if [ "$MODE" = shell ]; then
 	exec qemu-system-x86_64 "${args[@]}"
 fi

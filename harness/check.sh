@@ -40,6 +40,17 @@ for t in "$BUILD"/host/*_test; do
 		grep -qE '^not ok ' "$RES/$(basename "$t").log" || record "host/$(basename "$t")" FAIL
 	fi
 done
+fz=$RES/rb_fuzz.log
+step "fuzzing the ring buffer for ${FUZZ_SECONDS:-20}s (libFuzzer + ASan/UBSan)"
+if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
+	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
+	echo "[PASS] host/rb_fuzz ($(grep -o 'Done [0-9]* runs' "$fz"))"
+	record host/rb_fuzz PASS
+else
+	echo "[FAIL] host/rb_fuzz:"
+	grep -E 'fuzz check failed|ERROR|SUMMARY|Test unit written' "$fz" | head -n 10
+	record host/rb_fuzz FAIL
+fi
 set -e
 
 # 2. Kernel and initramfs.
@@ -86,7 +97,7 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 
 splat='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
 guest_run single single "" ""
-guest_run mttcg multi 20ringbuf/stress tsc=unstable
+guest_run mttcg multi 20ringbuf/stress "tsc=unstable rt.stress_ms=5000"
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"

@@ -12,6 +12,7 @@ for arg in $(cat /proc/cmdline); do
 	rt.mode=*) mode=${arg#rt.mode=} ;;
 	rt.filter=*) filter=$(echo "${arg#rt.filter=}" | tr , ' ') ;;
 	rt.stress_ms=*) export RB_STRESS_MS=${arg#rt.stress_ms=} ;;
+	rt.bench_ms=*) export RB_BENCH_MS=${arg#rt.bench_ms=} ;;
 	esac
 done
 ln -s /sys/kernel/debug/tracing /tracing

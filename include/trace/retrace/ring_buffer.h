@@ -35,13 +35,16 @@ struct rt_rb_record {
 	u32		data[RT_RB_MAX_PAYLOAD / 4];
 };
 
-/* Per-CPU accounting; see rt_buffer_stats(). */
+/*
+ * Per-CPU accounting; see rt_buffer_stats().  "dropped" counts records
+ * refused because the ring was full in no-overwrite mode, or because
+ * the writer caught up with a page an interrupted writer still holds.
+ */
 struct rt_rb_stats {
 	u64 written;	/* records offered to the buffer (kept or dropped) */
 	u64 read;	/* records taken by consuming readers */
 	u64 overrun;	/* records overwritten before being read */
-	u64 dropped;	/* records refused: buffer full in no-overwrite mode,
-			 * or the writer caught up with an unpublished page */
+	u64 dropped;	/* records refused (see above) */
 	u64 entries;	/* records still in the buffer */
 	unsigned long nr_pages;
 };
@@ -51,6 +54,7 @@ struct rt_rb_iter {
 	struct rt_buffer	*buf;
 	int			cpu;
 	unsigned long		pos;
+	unsigned long		generation;
 	u64			skipped; /* records overwritten under us */
 };
 
@@ -76,6 +80,9 @@ bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu);
 void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,
 			  int cpu);
 int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec);
+void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
+				 int cpu);
+int rt_buffer_iter_peek_atomic(struct rt_rb_iter *it, struct rt_rb_record *rec);
 void rt_buffer_iter_advance(struct rt_rb_iter *it,
 			    const struct rt_rb_record *rec);
 

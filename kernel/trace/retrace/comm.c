@@ -49,6 +49,7 @@ void rt_find_comm(int pid, char *comm)
 {
 	struct rt_comm_slot *slot;
 	unsigned long flags;
+	int tries;
 
 	if (!pid) {
 		strscpy(comm, "<idle>", TASK_COMM_LEN);
@@ -57,11 +58,21 @@ void rt_find_comm(int pid, char *comm)
 	strscpy(comm, "<...>", TASK_COMM_LEN);
 	if (pid < 0)
 		return;
+	/*
+	 * Bounded trylock: ftrace_dump() may run while a CPU stopped by a
+	 * panic holds the lock; a name is not worth a deadlock.
+	 */
 	local_irq_save(flags);
-	arch_spin_lock(&rt_comm_lock);
-	slot = &rt_comms[pid % RT_COMM_SLOTS];
-	if (slot->pid == pid)
-		memcpy(comm, slot->comm, TASK_COMM_LEN);
-	arch_spin_unlock(&rt_comm_lock);
+	for (tries = 0; tries < 10000; tries++) {
+		if (arch_spin_trylock(&rt_comm_lock))
+			break;
+		cpu_relax();
+	}
+	if (tries < 10000) {
+		slot = &rt_comms[pid % RT_COMM_SLOTS];
+		if (slot->pid == pid)
+			memcpy(comm, slot->comm, TASK_COMM_LEN);
+		arch_spin_unlock(&rt_comm_lock);
+	}
 	local_irq_restore(flags);
 }

@@ -211,8 +211,8 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 	for_each_possible_cpu(cpu) {
 		if (mode == DUMP_ORIG && cpu != this)
 			continue;
-		rt_buffer_iter_start(&it, rt_buffer, cpu);
-		while (!rt_buffer_iter_peek(&it, &rt_dump_rec)) {
+		rt_buffer_iter_start_atomic(&it, rt_buffer, cpu);
+		while (!rt_buffer_iter_peek_atomic(&it, &rt_dump_rec)) {
 			seq_buf_init(&s, rt_dump_line, sizeof(rt_dump_line) - 1);
 			rt_print_record_ctx(&s, &rt_dump_rec, 0, 0);
 			rt_dump_line[seq_buf_used(&s)] = 0;

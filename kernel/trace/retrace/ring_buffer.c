@@ -33,6 +33,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/rwsem.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -116,7 +117,7 @@ struct rb_cpu {
 
 	atomic_long_t	read_pos ____cacheline_aligned_in_smp;
 	atomic_long_t	read;
-	struct mutex	reader_lock;	/* one consumer at a time */
+	struct mutex	reader_lock;	/* one consumer of this CPU at a time */
 };
 
 /**
@@ -125,12 +126,17 @@ struct rb_cpu {
  * @nr_pages: pages in each CPU's ring
  * @record_disabled: writers refuse records while this is non-zero
  * @overwrite: on a full ring, overwrite the oldest page (true) or drop
+ * @readers: held shared by every reader and iterator step, exclusive by
+ *	reset and resize, which rewrite or free what readers look at
+ * @generation: bumped by reset and resize so iterators start over
  */
 struct rt_buffer {
 	struct rb_cpu	**cpus;
 	unsigned long	nr_pages;
 	atomic_t	record_disabled;
 	bool		overwrite;
+	struct rw_semaphore readers;
+	unsigned long	generation;
 };
 
 static inline struct rb_page *rb_slot(struct rb_cpu *c, unsigned long page)
@@ -232,6 +238,7 @@ struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite)
 		goto fail;
 	buf->nr_pages = rb_pages_for(bytes_per_cpu);
 	buf->overwrite = overwrite;
+	init_rwsem(&buf->readers);
 	atomic_set(&buf->record_disabled, 0);
 
 	for_each_possible_cpu(cpu) {
@@ -317,19 +324,6 @@ void rt_buffer_record_enable(struct rt_buffer *buf)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_record_enable);
 
-/* Take (or release) every CPU's reader lock. */
-static void rb_quiesce(struct rt_buffer *buf, bool lock)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		if (lock)
-			mutex_lock(&buf->cpus[cpu]->reader_lock);
-		else
-			mutex_unlock(&buf->cpus[cpu]->reader_lock);
-	}
-}
-
 /**
  * rt_buffer_reset - drop every record and zero the accounting
  * @buf: the buffer
@@ -342,10 +336,11 @@ void rt_buffer_reset(struct rt_buffer *buf)
 
 	rt_buffer_record_disable(buf);
 	synchronize_rcu();
-	rb_quiesce(buf, true);
+	down_write(&buf->readers);
 	for_each_possible_cpu(cpu)
 		rb_cpu_init_state(buf->cpus[cpu]);
-	rb_quiesce(buf, false);
+	buf->generation++;
+	up_write(&buf->readers);
 	rt_buffer_record_enable(buf);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_reset);
@@ -379,7 +374,7 @@ int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
 
 	rt_buffer_record_disable(buf);
 	synchronize_rcu();
-	rb_quiesce(buf, true);
+	down_write(&buf->readers);
 	for_each_possible_cpu(cpu) {
 		struct rb_cpu *c = buf->cpus[cpu];
 		struct rb_page **old = c->pages;
@@ -392,7 +387,8 @@ int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
 		rb_free_pages(old, old_nr);
 	}
 	buf->nr_pages = nr;
-	rb_quiesce(buf, false);
+	buf->generation++;
+	up_write(&buf->readers);
 	rt_buffer_record_enable(buf);
 out:
 	for_each_possible_cpu(cpu)
@@ -818,9 +814,11 @@ int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 	struct rb_cpu *c = buf->cpus[cpu];
 	int ret;
 
+	down_read(&buf->readers);
 	mutex_lock(&c->reader_lock);
 	ret = rb_peek(c, rec);
 	mutex_unlock(&c->reader_lock);
+	up_read(&buf->readers);
 	rec->cpu = cpu;
 	return ret;
 }
@@ -841,6 +839,7 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 	struct rb_cpu *c = buf->cpus[cpu];
 	int ret;
 
+	down_read(&buf->readers);
 	mutex_lock(&c->reader_lock);
 	for (;;) {
 		unsigned long rp;
@@ -858,6 +857,7 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 		}
 	}
 	mutex_unlock(&c->reader_lock);
+	up_read(&buf->readers);
 	rec->cpu = cpu;
 	return ret;
 }
@@ -894,23 +894,25 @@ EXPORT_SYMBOL_GPL(rt_buffer_empty_cpu);
 void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,
 			  int cpu)
 {
+	down_read(&buf->readers);
 	it->buf = buf;
 	it->cpu = cpu;
 	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
+	it->generation = buf->generation;
 	it->skipped = 0;
+	up_read(&buf->readers);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_iter_start);
 
-/**
- * rt_buffer_iter_peek - copy the record at the iterator
- * @it: the iterator
- * @rec: where to copy it
- *
- * Return: 0, or -ENODATA at the end of the data published so far.
- */
-int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
+static int rb_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
 {
 	struct rb_cpu *c = it->buf->cpus[it->cpu];
+
+	/* A reset or resize since the last step: start over. */
+	if (it->generation != it->buf->generation) {
+		it->generation = it->buf->generation;
+		it->pos = atomic_long_read(&c->read_pos);
+	}
 
 	for (;;) {
 		unsigned long pos = it->pos, page = RB_POS_PAGE(pos);
@@ -951,7 +953,59 @@ int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
 		it->skipped++;
 	}
 }
+
+/**
+ * rt_buffer_iter_peek - copy the record at the iterator
+ * @it: the iterator
+ * @rec: where to copy it
+ *
+ * May sleep (waits out a resize).
+ *
+ * Return: 0, or -ENODATA at the end of the data published so far.
+ */
+int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
+{
+	int ret;
+
+	down_read(&it->buf->readers);
+	ret = rb_iter_peek(it, rec);
+	up_read(&it->buf->readers);
+	return ret;
+}
 EXPORT_SYMBOL_GPL(rt_buffer_iter_peek);
+
+/**
+ * rt_buffer_iter_peek_atomic - rt_buffer_iter_peek() for dying kernels
+ * @it: the iterator, set up with rt_buffer_iter_start_atomic()
+ * @rec: where to copy it
+ *
+ * Takes no lock, so it is safe in oops and panic paths; it is not safe
+ * against a concurrent resize, which such paths do not race with.
+ *
+ * Return: 0, or -ENODATA.
+ */
+int rt_buffer_iter_peek_atomic(struct rt_rb_iter *it, struct rt_rb_record *rec)
+{
+	return rb_iter_peek(it, rec);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_peek_atomic);
+
+/**
+ * rt_buffer_iter_start_atomic - rt_buffer_iter_start() without locking
+ * @it: iterator to set up
+ * @buf: the buffer
+ * @cpu: which CPU
+ */
+void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
+				 int cpu)
+{
+	it->buf = buf;
+	it->cpu = cpu;
+	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
+	it->generation = buf->generation;
+	it->skipped = 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_start_atomic);
 
 /**
  * rt_buffer_iter_advance - step past the record last peeked

@@ -2,11 +2,17 @@
 /*
  * Selftest helper: calls trace_printk() once from task context and once
  * from a hard-irq hrtimer, so the selftests can look for both lines.
+ * With off=1 it then calls tracing_off(); with dump=1, ftrace_dump().
  */
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+
+static bool off;
+module_param(off, bool, 0444);
+static bool dump;
+module_param(dump, bool, 0444);
 
 static struct hrtimer rt_timer;
 static DECLARE_COMPLETION(rt_timer_done);
@@ -30,6 +36,12 @@ static int __init rt_printk_test_init(void)
 	rt_timer.function = rt_printk_test_timer;
 	hrtimer_start(&rt_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
 	wait_for_completion(&rt_timer_done);
+	if (!tracing_is_on())
+		pr_err("rt_printk_test: tracing_is_on() is 0 before tracing_off()\n");
+	if (off)
+		tracing_off();
+	if (dump)
+		ftrace_dump(DUMP_ALL);
 	return 0;
 }
 module_init(rt_printk_test_init);

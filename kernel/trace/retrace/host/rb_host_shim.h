@@ -115,6 +115,13 @@ struct mutex { pthread_mutex_t m; };
 #define mutex_lock(x)	pthread_mutex_lock(&(x)->m)
 #define mutex_unlock(x)	pthread_mutex_unlock(&(x)->m)
 
+struct rw_semaphore { pthread_rwlock_t l; };
+#define init_rwsem(x)	pthread_rwlock_init(&(x)->l, NULL)
+#define down_read(x)	pthread_rwlock_rdlock(&(x)->l)
+#define up_read(x)	pthread_rwlock_unlock(&(x)->l)
+#define down_write(x)	pthread_rwlock_wrlock(&(x)->l)
+#define up_write(x)	pthread_rwlock_unlock(&(x)->l)
+
 /* Test hooks: the clock, and a point where a nested writer may run. */
 extern u64 (*host_clock)(void);
 static inline u64 rb_clock(void)

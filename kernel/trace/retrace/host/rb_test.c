@@ -320,10 +320,12 @@ static void t_time_extend(void)
 static void t_resize(void)
 {
 	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	struct rt_rb_iter it;
 	unsigned long old;
 
 	CHECK(b, "alloc");
 	put(b, 1, 8);
+	rt_buffer_iter_start(&it, b, 0);
 	old = rt_buffer_size(b);
 	host_alloc_budget = 3;
 	CHECK(rt_buffer_resize(b, 100 * 4096) == -ENOMEM, "resize fails on ENOMEM");
@@ -333,6 +335,11 @@ static void t_resize(void)
 	CHECK(rt_buffer_resize(b, 100 * 4096) == 0, "resize");
 	CHECK(rt_buffer_size(b) >= 100 * 4096 && rt_buffer_size(b) < 102 * 4096, "new size %lu", rt_buffer_size(b));
 	CHECK(rt_buffer_peek(b, 0, &rec) == -ENODATA, "emptied");
+	/* An iterator opened before the resize starts over, on new pages. */
+	CHECK(rt_buffer_iter_peek(&it, &rec) == -ENODATA, "iterator after resize");
+	put(b, 3, 8);
+	CHECK(rt_buffer_iter_peek(&it, &rec) == 0 && check_rec(&rec, 3, 8), "iterator sees new data");
+	rt_buffer_reset(b);
 	CHECK(put(b, 2, 8) == 0 && rt_buffer_consume(b, 0, &rec) == 0 && check_rec(&rec, 2, 8), "usable");
 	CHECK(rt_buffer_resize(b, 1) == 0 && rt_buffer_size(b) > 0, "minimum size");
 	CHECK(invariant(b, 0), "invariant");
