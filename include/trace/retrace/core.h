@@ -103,6 +103,7 @@ struct rt_tracer {
 };
 
 int rt_register_tracer(struct rt_tracer *t);
+void rt_unregister_tracer(struct rt_tracer *t);
 
 /* The one buffer every producer writes to. */
 extern struct rt_buffer *rt_buffer;

@@ -227,6 +227,23 @@ int rt_register_tracer(struct rt_tracer *t)
 	mutex_unlock(&rt_trace_lock);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(rt_register_tracer);
+
+/**
+ * rt_unregister_tracer - remove a tracer, e.g. when its module unloads
+ * @t: a tracer added with rt_register_tracer()
+ *
+ * If it is the current tracer, tracing falls back to nop first.
+ */
+void rt_unregister_tracer(struct rt_tracer *t)
+{
+	mutex_lock(&rt_trace_lock);
+	if (rt_current == t)
+		rt_set_tracer("nop");
+	list_del(&t->list);
+	mutex_unlock(&rt_trace_lock);
+}
+EXPORT_SYMBOL_GPL(rt_unregister_tracer);
 
 const char *rt_current_tracer_name(void)
 {

@@ -3,11 +3,14 @@
  * Selftest helper: calls trace_printk() once from task context and once
  * from a hard-irq hrtimer, so the selftests can look for both lines.
  * With off=1 it then calls tracing_off(); with dump=1, ftrace_dump().
+ * It also registers a do-nothing tracer, "rt_selftest", so tests can
+ * switch current_tracer away from nop while it is loaded.
  */
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <trace/retrace/core.h>
 
 static bool off;
 module_param(off, bool, 0444);
@@ -15,6 +18,9 @@ static bool dump;
 module_param(dump, bool, 0444);
 
 static struct hrtimer rt_timer;
+static struct rt_tracer rt_selftest_tracer = {
+	.name = "rt_selftest",
+};
 static DECLARE_COMPLETION(rt_timer_done);
 
 static noinline enum hrtimer_restart rt_printk_test_timer(struct hrtimer *t)
@@ -42,12 +48,13 @@ static int __init rt_printk_test_init(void)
 		tracing_off();
 	if (dump)
 		ftrace_dump(DUMP_ALL);
-	return 0;
+	return rt_register_tracer(&rt_selftest_tracer);
 }
 module_init(rt_printk_test_init);
 
 static void __exit rt_printk_test_exit(void)
 {
+	rt_unregister_tracer(&rt_selftest_tracer);
 	hrtimer_cancel(&rt_timer);
 }
 module_exit(rt_printk_test_exit);
