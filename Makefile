@@ -6,6 +6,7 @@
 #   make kernel         build/bzImage and build/modules/
 #   make host-test      only the host unit tests (seconds)
 #   make fuzz           fuzz the ring buffer (FUZZ_SECONDS, default 20)
+#   make bench          retrace vs upstream 6.12 tracing, QEMU -icount figures
 #
 # KSRC=/path/to/linux-6.12 uses that tree instead of Debian's tarball.
 
@@ -13,7 +14,7 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel check run host-test fuzz initramfs clean distclean
+.PHONY: all kernel check run bench host-test fuzz initramfs clean distclean
 
 all: kernel
 
@@ -39,11 +40,15 @@ run:
 host-test:
 	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host check
 
+bench:
+	@$(H)/bench.sh
+
 fuzz:
 	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz
 
 clean:
-	rm -rf build/obj build/obj-debug build/host build/check-* build/bzImage build/modules build/debug
+	rm -rf build/obj build/obj-debug build/obj-ref build/host build/check-* build/bench \
+		build/bzImage build/modules build/debug build/ref
 
 distclean:
 	rm -rf build

@@ -1,7 +1,8 @@
 #!/bin/sh
 # /init of the retrace test guest.
-export PATH=/bin:/sbin
+export PATH=/bin:/sbin:/selftests/helpers
 mount -t proc proc /proc
+uptime_at_init=$(cut -d' ' -f1 /proc/uptime)
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
@@ -13,6 +14,7 @@ for arg in $(cat /proc/cmdline); do
 	rt.filter=*) filter=$(echo "${arg#rt.filter=}" | tr , ' ') ;;
 	rt.stress_ms=*) export RB_STRESS_MS=${arg#rt.stress_ms=} ;;
 	rt.bench_ms=*) export RB_BENCH_MS=${arg#rt.bench_ms=} ;;
+	rt.bench_scale=*) bench_scale=${arg#rt.bench_scale=} ;;
 	esac
 done
 ln -s /sys/kernel/debug/tracing /tracing
@@ -21,6 +23,10 @@ case $mode in
 check)
 	/selftests/retrace_test.sh $filter
 	echo "RETRACE-TESTS-DONE rc=$?"
+	;;
+bench)
+	echo "BENCH boot_to_user_ms $(echo "$uptime_at_init" | awk '{ printf "%d", $1 * 1000 }')"
+	/selftests/bench/guest-bench.sh "${bench_scale:-100}"
 	;;
 demo)
 	cd /sys/kernel/debug/tracing

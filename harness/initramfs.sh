@@ -21,8 +21,10 @@ for a in $("$BB" --list); do
 	[ -e "$ROOT/bin/$a" ] || ln -s busybox "$ROOT/bin/$a"
 done
 cp -a "$TOP/tools/testing/selftests/ftrace" "$ROOT/selftests"
-gcc -static -O2 -Wall -o "$ROOT/selftests/helpers/rtio" \
-	"$TOP/tools/testing/selftests/ftrace/helpers/rtio.c"
+for h in rtio rtbench; do
+	gcc -static -O2 -Wall -o "$ROOT/selftests/helpers/$h" \
+		"$TOP/tools/testing/selftests/ftrace/helpers/$h.c"
+done
 cp -a "$OUT/modules/lib/modules/." "$ROOT/lib/modules/"
 install -m 0755 "$TOP/harness/guest-init.sh" "$ROOT/init"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1 >"$IMG")

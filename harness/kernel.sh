@@ -15,7 +15,10 @@ ccache -M 8G >/dev/null 2>&1 || true
 KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
 
 frags=("$TOP/harness/config/retrace.config")
-[ "${DEBUG:-0}" = 1 ] && frags+=("$TOP/harness/config/debug.config")
+case $(flavour) in
+debug) frags+=("$TOP/harness/config/debug.config") ;;
+ref) frags+=("$TOP/harness/config/reference.config") ;;
+esac
 stamp=$OBJ/.retrace-config-stamp
 want=$(cat "${frags[@]}" "$TOP/Kconfig.patch" "$TOP"/kernel/trace/retrace/Kconfig | md5sum)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
@@ -23,16 +26,21 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	"${KMAKE[@]}" -s x86_64_defconfig >/dev/null
 	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${frags[@]}" >/dev/null)
 	"${KMAKE[@]}" -s olddefconfig >/dev/null
-	for want_sym in CONFIG_RETRACE=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y; do
+	if [ "$(flavour)" = ref ]; then
+		wants="CONFIG_FUNCTION_TRACER=y CONFIG_DYNAMIC_FTRACE=y CONFIG_KPROBE_EVENTS=y"
+	else
+		wants="CONFIG_RETRACE=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
+		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
+			die "upstream tracing is still enabled in $OBJ/.config"
+		fi
+	fi
+	for want_sym in $wants; do
 		grep -qx "$want_sym" "$OBJ/.config" || die "config lacks $want_sym"
 	done
-	if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
-		die "upstream tracing is still enabled in $OBJ/.config"
-	fi
 	echo "$want" >"$stamp"
 fi
 
-step "building kernel (${DEBUG:+debug, }-j$JOBS, log: $OBJ/build.log)"
+step "building $(flavour) kernel (-j$JOBS, log: $OBJ/build.log)"
 run_logged "$OBJ/build.log" "${KMAKE[@]}" bzImage modules
 cp "$OBJ/arch/x86/boot/bzImage" "$OUT/bzImage"
 rm -rf "$OUT/modules"

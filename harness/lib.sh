@@ -37,12 +37,26 @@ run_logged() {
 	fi
 }
 
-# Directory holding kernel objects for this flavour (normal or debug).
+# Kernel flavours: normal (retrace), debug (retrace + KASAN/lockdep,
+# DEBUG=1) and ref (upstream 6.12 tracing for make bench, REF=1).
+flavour() {
+	if [ "${REF:-0}" = 1 ]; then echo ref
+	elif [ "${DEBUG:-0}" = 1 ]; then echo debug
+	else echo normal; fi
+}
+
+# Directory holding kernel objects for this flavour.
 objdir() {
-	if [ "${DEBUG:-0}" = 1 ]; then echo "$BUILD/obj-debug"; else echo "$BUILD/obj"; fi
+	case $(flavour) in
+	normal) echo "$BUILD/obj" ;;
+	*) echo "$BUILD/obj-$(flavour)" ;;
+	esac
 }
 
 # Where `make kernel` leaves bzImage and modules for this flavour.
 outdir() {
-	if [ "${DEBUG:-0}" = 1 ]; then echo "$BUILD/debug"; else echo "$BUILD"; fi
+	case $(flavour) in
+	normal) echo "$BUILD" ;;
+	*) echo "$BUILD/$(flavour)" ;;
+	esac
 }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench workloads, run inside the guest on either kernel (retrace or
+# upstream 6.12) through the tracing files both provide.  Prints
+# "BENCH <name> <value>" lines; "n/a" where this kernel lacks the feature.
+#
+# usage: guest-bench.sh [scale]   (scale 1 = full, smaller = quicker)
+
+T=/sys/kernel/debug/tracing
+S=${1:-1}
+N=$((200000 * S / 100))	# scale is a percentage
+[ "$N" -gt 0 ] || N=1000
+RBMS=${RB_BENCH_MS:-10000}
+cd "$T" || exit 1
+
+bench() { echo "BENCH $1 $2"; }
+loops() {	# loops PREFIX: the syscall loops under the current setup
+	bench "$1_getppid" "$(rtbench getppid $N)"
+	bench "$1_openclose" "$(rtbench openclose $((N / 4)))"
+}
+has_tracer() { grep -qw "$1" available_tracers; }
+
+echo nop > current_tracer
+echo 1 > tracing_on
+echo > trace
+loops baseline
+
+for t in function function_graph; do
+	if has_tracer $t; then
+		echo $t > current_tracer
+		loops $t
+		echo nop > current_tracer
+		echo > trace
+	else
+		bench "${t}_getppid" n/a
+		bench "${t}_openclose" n/a
+	fi
+done
+
+fn=__do_sys_getppid
+if [ -f kprobe_events ] && grep -qw "$fn" available_filter_functions 2>/dev/null; then
+	echo "p:benchk $fn" > kprobe_events
+	echo 1 > events/kprobes/benchk/enable
+	bench kprobe_getppid "$(rtbench getppid $N)"
+	echo 0 > events/kprobes/benchk/enable
+	echo > kprobe_events
+else
+	bench kprobe_getppid n/a
+fi
+
+echo > trace
+bench marker_write "$(rtbench marker $N trace_marker)"
+echo > trace
+
+# Ring buffer benchmark module of this kernel, same method on both.
+if m=$(find /lib/modules -name ring_buffer_benchmark.ko | head -n 1) && [ -n "$m" ]; then
+	echo > trace
+	insmod "$m"
+	# Upstream's module runs 10 s rounds and reports through the trace.
+	i=0
+	while ! grep -q 'ns per entry' trace && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+	rmmod ring_buffer_benchmark
+	bench rb_ns_per_entry "$(grep -m1 'ns per entry' trace | sed -E 's/.* ([0-9]+) ns per entry.*/\1/')"
+elif m=$(find /lib/modules -name rb_benchmark.ko | head -n 1) && [ -n "$m" ]; then
+	dmesg -c > /dev/null
+	insmod "$m" run_ms=$RBMS
+	rmmod rb_benchmark
+	bench rb_ns_per_entry "$(dmesg | sed -n -E 's/.*ns per entry: ([0-9]+).*/\1/p' | head -n 1)"
+else
+	bench rb_ns_per_entry n/a
+fi
+echo "BENCH-DONE"
