@@ -69,7 +69,7 @@ def table(kind, n, agg):
         for f in data:
             xs = [value(v, name, ovh) for v in data[f]]
             xs = [x for x in xs if x is not None]
-            per[f] = agg(xs) if len(xs) == n else None
+            per[f] = agg(xs) if xs and len(xs) == n else None
             if len(xs) == n and n > 1 and statistics.mean(xs):
                 spread[f] = (max(xs) - min(xs)) / abs(statistics.mean(xs))
             else:
@@ -95,9 +95,10 @@ def show(title, rows):
 
 
 icount = table("icount", runs, statistics.mean)
-wall = table("wall", wall_runs, statistics.median)
 show(f"make bench: QEMU -icount (instruction-counted), mean of {runs} runs", icount)
-show(f"cross-check: wall clock, median of {wall_runs} runs (NOISY, smaller loops)", wall)
+wall = table("wall", wall_runs, statistics.median) if wall_runs else []
+if wall:
+    show(f"cross-check: wall clock, median of {wall_runs} runs (NOISY, smaller loops)", wall)
 with open(f"{out}/results.csv", "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["clock", "workload", "unit", "upstream", "retrace",

@@ -71,15 +71,15 @@ static void rt_print_context(struct seq_buf *s, const struct rt_rb_record *rec,
 			     u64 next_ts)
 {
 	char comm[TASK_COMM_LEN];
-	unsigned long usecs;
+	u32 nsecs;
 	u64 secs;
 
 	rt_find_comm(e->pid, comm);
 	if (!rt_opt(RT_OPT_LATENCY_FMT)) {
-		secs = div_u64_rem(rec->ts, NSEC_PER_SEC, (u32 *)&usecs);
-		usecs /= NSEC_PER_USEC;
-		seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06lu: ", comm,
-			       e->pid, rec->cpu, secs, usecs);
+		secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
+		seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06u: ", comm,
+			       e->pid, rec->cpu, secs,
+			       (u32)(nsecs / NSEC_PER_USEC));
 		return;
 	}
 	/* Latency format: times relative to the first record shown. */
