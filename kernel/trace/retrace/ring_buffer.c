@@ -882,6 +882,23 @@ bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu)
 EXPORT_SYMBOL_GPL(rt_buffer_empty_cpu);
 
 /**
+ * rt_buffer_iter_start_atomic - rt_buffer_iter_start() without locking
+ * @it: iterator to set up
+ * @buf: the buffer
+ * @cpu: which CPU
+ */
+void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
+				 int cpu)
+{
+	it->buf = buf;
+	it->cpu = cpu;
+	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
+	it->generation = buf->generation;
+	it->skipped = 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_iter_start_atomic);
+
+/**
  * rt_buffer_iter_start - begin a non-consuming walk of one CPU's ring
  * @it: iterator to set up
  * @buf: the buffer
@@ -895,11 +912,7 @@ void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,
 			  int cpu)
 {
 	down_read(&buf->readers);
-	it->buf = buf;
-	it->cpu = cpu;
-	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
-	it->generation = buf->generation;
-	it->skipped = 0;
+	rt_buffer_iter_start_atomic(it, buf, cpu);
 	up_read(&buf->readers);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_iter_start);
@@ -990,22 +1003,6 @@ int rt_buffer_iter_peek_atomic(struct rt_rb_iter *it, struct rt_rb_record *rec)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_iter_peek_atomic);
 
-/**
- * rt_buffer_iter_start_atomic - rt_buffer_iter_start() without locking
- * @it: iterator to set up
- * @buf: the buffer
- * @cpu: which CPU
- */
-void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
-				 int cpu)
-{
-	it->buf = buf;
-	it->cpu = cpu;
-	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
-	it->generation = buf->generation;
-	it->skipped = 0;
-}
-EXPORT_SYMBOL_GPL(rt_buffer_iter_start_atomic);
 
 /**
  * rt_buffer_iter_advance - step past the record last peeked
@@ -1029,18 +1026,22 @@ EXPORT_SYMBOL_GPL(rt_buffer_iter_advance);
  * @st: filled in
  *
  * When writers and readers are quiet,
- * read + overrun + dropped + entries == written.
+ * read + overrun + dropped + entries == written.  May sleep.
  */
 void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 {
-	struct rb_cpu *c = buf->cpus[cpu];
-	unsigned long rp = atomic_long_read(&c->read_pos);
-	/* Pairs with the release in rb_end_write(). */
-	unsigned long cp = smp_load_acquire(&c->commit_pos);
-	unsigned long p, rpage = RB_POS_PAGE(rp), cpage = RB_POS_PAGE(cp);
+	struct rb_cpu *c;
+	unsigned long rp, cp, p, rpage, cpage;
 	u64 entries;
 
-	/* cp came from smp_load_acquire(): page counts behind it are set. */
+	/* The page headers walked below are freed by a resize. */
+	down_read(&buf->readers);
+	c = buf->cpus[cpu];
+	rp = atomic_long_read(&c->read_pos);
+	/* Pairs with the release in rb_end_write(): page counts behind cp are set. */
+	cp = smp_load_acquire(&c->commit_pos);
+	rpage = RB_POS_PAGE(rp);
+	cpage = RB_POS_PAGE(cp);
 
 	if (rpage >= cpage) {
 		entries = RB_POS_N(cp) - RB_POS_N(rp);
@@ -1056,5 +1057,6 @@ void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 	st->overrun = local_read(&c->overwritten);
 	st->read = atomic_long_read(&c->read);
 	st->nr_pages = c->nr_pages;
+	up_read(&buf->readers);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_stats);
