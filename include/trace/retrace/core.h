@@ -110,12 +110,11 @@ extern struct rt_buffer *rt_buffer;
 
 bool rt_recording(void);
 void *rt_reserve(unsigned int type, unsigned int len);
+void *rt_reserve_entry(unsigned int type, unsigned int len, unsigned long pc);
 void rt_commit(void);
-void rt_fill_entry(struct rt_entry *e, unsigned int type, unsigned long pc);
 
 void rt_print_sym(struct seq_buf *s, unsigned long ip);
 
-struct dentry *rt_tracing_dir(void);
 struct dentry *rt_events_dir(void);
 
 /* Bumped whenever current_tracer changes; trace_pipe readers see EOF. */

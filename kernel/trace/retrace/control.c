@@ -284,18 +284,12 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 /* ---- events/enable ----------------------------------------------------- */
 
 /*
- * The global event switch.  The event layer (events.c) installs the
- * real handlers; until any event exists the file reads 0 and accepts
- * 0 or 1.
+ * The global event switch.  No event source exists yet, so it reads 0
+ * and accepts 0 or 1; the event layer will give it something to switch.
  */
-int (*rt_events_enable_get)(void);
-int (*rt_events_enable_set)(bool on);
-
 static int rt_events_enable_show(struct seq_file *m, void *v)
 {
-	int st = rt_events_enable_get ? rt_events_enable_get() : 0;
-
-	seq_printf(m, "%c\n", st < 0 ? 'X' : '0' + st);
+	seq_puts(m, "0\n");
 	return 0;
 }
 
@@ -308,11 +302,7 @@ static ssize_t rt_events_enable_write(struct file *file,
 
 	if (ret)
 		return ret;
-	if (v > 1)
-		return -EINVAL;
-	if (rt_events_enable_set)
-		ret = rt_events_enable_set(v);
-	return ret ? ret : cnt;
+	return v > 1 ? -EINVAL : cnt;
 }
 
 /* ---- plumbing ------------------------------------------------------------ */

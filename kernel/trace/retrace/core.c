@@ -91,14 +91,9 @@ bool notrace rt_recording(void)
 }
 EXPORT_SYMBOL_GPL(rt_recording);
 
-/**
- * rt_fill_entry - fill the common header of a record
- * @e: the header
- * @type: the record type
- * @pc: preempt_count() as the traced code saw it
- */
-void notrace rt_fill_entry(struct rt_entry *e, unsigned int type,
-			   unsigned long pc)
+/* Fill the common header: context flags as the traced code saw them. */
+static void notrace rt_fill_entry(struct rt_entry *e, unsigned int type,
+				  unsigned long pc)
 {
 	u8 flags = 0;
 
@@ -118,7 +113,29 @@ void notrace rt_fill_entry(struct rt_entry *e, unsigned int type,
 	e->pid = current->pid;
 	rt_save_comm(current);
 }
-EXPORT_SYMBOL_GPL(rt_fill_entry);
+
+/**
+ * rt_reserve_entry - reserve a record and fill its common header
+ * @type: record type
+ * @len: total bytes including struct rt_entry
+ * @pc: preempt_count() before the caller disabled preemption
+ *
+ * For producers that already disabled preemption and checked
+ * rt_recording() (trace_printk formats in between).
+ *
+ * Return: the record, or NULL if the buffer refused it.  On success
+ * call rt_commit() on the same CPU.
+ */
+void *notrace rt_reserve_entry(unsigned int type, unsigned int len,
+			       unsigned long pc)
+{
+	struct rt_entry *e = rt_buffer_reserve(rt_buffer, len);
+
+	if (e)
+		rt_fill_entry(e, type, pc);
+	return e;
+}
+EXPORT_SYMBOL_GPL(rt_reserve_entry);
 
 /**
  * rt_reserve - reserve a record of @type in the shared buffer
@@ -131,14 +148,11 @@ EXPORT_SYMBOL_GPL(rt_fill_entry);
 void *notrace rt_reserve(unsigned int type, unsigned int len)
 {
 	unsigned long pc = preempt_count();
-	struct rt_entry *e = NULL;
+	void *e = NULL;
 
 	preempt_disable_notrace();
-	if (rt_recording()) {
-		e = rt_buffer_reserve(rt_buffer, len);
-		if (e)
-			rt_fill_entry(e, type, pc);
-	}
+	if (rt_recording())
+		e = rt_reserve_entry(type, len, pc);
 	preempt_enable_notrace();
 	return e;
 }
@@ -306,12 +320,6 @@ void rt_set_max_latency_usecs(unsigned long v)
 {
 	WRITE_ONCE(rt_max_latency, v);
 }
-
-struct dentry *rt_tracing_dir(void)
-{
-	return rt_dir;
-}
-EXPORT_SYMBOL_GPL(rt_tracing_dir);
 
 struct dentry *rt_events_dir(void)
 {

@@ -24,10 +24,6 @@ struct rt_event_type *rt_find_event_type(unsigned int type);
 void rt_save_comm(struct task_struct *tsk);
 void rt_find_comm(int pid, char *comm);
 
-/* Installed by the event layer; see events/enable in control.c. */
-extern int (*rt_events_enable_get)(void);
-extern int (*rt_events_enable_set)(bool on);
-
 void rt_create_control_files(struct dentry *dir);
 void rt_create_output_files(struct dentry *dir);
 void rt_create_print_files(struct dentry *dir);

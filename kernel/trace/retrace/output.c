@@ -178,6 +178,8 @@ void rt_print_header(struct seq_buf *m)
 
 	if (rt_opt(RT_OPT_RAW) || rt_opt(RT_OPT_HEX) || rt_opt(RT_OPT_BIN))
 		return;
+	/* The current tracer may be a module's: hold it while we print. */
+	mutex_lock(&rt_trace_lock);
 	for_each_possible_cpu(cpu) {
 		rt_buffer_stats(rt_buffer, cpu, &st);
 		entries += st.entries;
@@ -202,11 +204,13 @@ void rt_print_header(struct seq_buf *m)
 			    "#                |||||     delay\n"
 			    "#  cmd     pid   ||||| time  |   caller\n"
 			    "#     \\   /      |||||   \\   |   /\n");
-		return;
+		goto out;
 	}
 	seq_buf_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
 		   entries, written, num_online_cpus());
 	rt_tracer_print_header(m);
 	seq_buf_puts(m, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
 		    "#              | |         |          |         |\n");
+out:
+	mutex_unlock(&rt_trace_lock);
 }

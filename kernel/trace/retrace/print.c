@@ -39,20 +39,26 @@ static int notrace rt_context_level(void)
 	return 0;
 }
 
+/*
+ * Record @len bytes of @text; preemption is off and rt_recording() said
+ * yes.  A trailing newline is dropped here, once, since every record
+ * prints as one line.
+ */
 static int notrace rt_record_text(unsigned int type, unsigned long ip,
 				  const char *text, unsigned int len,
 				  unsigned long pc)
 {
 	struct rt_print_entry *e;
 
-	e = rt_buffer_reserve(rt_buffer, sizeof(*e) + len + 1);
+	if (len && text[len - 1] == '\n')
+		len--;
+	e = rt_reserve_entry(type, sizeof(*e) + len + 1, pc);
 	if (!e)
 		return 0;
-	rt_fill_entry(&e->ent, type, pc);
 	e->ip = ip;
 	memcpy(e->buf, text, len);
 	e->buf[len] = 0;
-	rt_buffer_commit(rt_buffer);
+	rt_commit();
 	return len;
 }
 
@@ -115,9 +121,6 @@ static void rt_print_text(struct rt_print_ctx *ctx, const char *prefix)
 	}
 	/* Records are padded; print up to the NUL or the record's end. */
 	seq_buf_printf(ctx->s, "%.*s", (int)strnlen(e->buf, max), e->buf);
-	/* Keep one line per record even when the text brought a newline. */
-	if (seq_buf_used(ctx->s) && ctx->s->buffer[seq_buf_used(ctx->s) - 1] == '\n')
-		ctx->s->len--;
 }
 
 static void rt_print_printk(struct rt_print_ctx *ctx)
@@ -139,8 +142,6 @@ static void rt_print_text_raw(struct rt_print_ctx *ctx)
 		return;
 	seq_buf_printf(ctx->s, " %lx %.*s", e->ip, (int)strnlen(e->buf, max),
 		       e->buf);
-	if (ctx->s->buffer[seq_buf_used(ctx->s) - 1] == '\n')
-		ctx->s->len--;
 }
 
 static struct rt_event_type rt_printk_type = {
@@ -171,8 +172,8 @@ static ssize_t rt_marker_write(struct file *file, const char __user *ubuf,
 	text = memdup_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	pc = preempt_count();
 	preempt_disable_notrace();
-	pc = preempt_count() - 1;
 	if (rt_recording())
 		rt_record_text(RT_TYPE_MARKER, 0, text, len, pc);
 	preempt_enable_notrace();
