@@ -54,6 +54,7 @@ struct rt_rb_iter {
 	struct rt_buffer	*buf;
 	int			cpu;
 	unsigned long		pos;
+	unsigned long		end;	/* commit_pos when the walk began */
 	unsigned long		generation;
 	u64			skipped; /* records overwritten under us */
 };

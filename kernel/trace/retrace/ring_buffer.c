@@ -79,6 +79,10 @@ struct rb_page {
 /* Two cursors point at the same record when page and offset agree. */
 #define RB_POS_SAME(a, b) \
 	((((a) ^ (b)) & ~(((1UL << RB_N_BITS) - 1) << RB_N_SHIFT)) == 0)
+/* Cursor @a is at or past cursor @b (page, then offset). */
+#define RB_POS_REACHED(a, b) \
+	(RB_POS_PAGE(a) > RB_POS_PAGE(b) || \
+	 (RB_POS_PAGE(a) == RB_POS_PAGE(b) && RB_POS_OFF(a) >= RB_POS_OFF(b)))
 
 /*
  * Record header, one u32: bits 0-4 say what follows, bits 5-31 carry the
@@ -893,6 +897,8 @@ void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
 	it->buf = buf;
 	it->cpu = cpu;
 	it->pos = atomic_long_read(&buf->cpus[cpu]->read_pos);
+	/* Pairs with the release in rb_end_write(). */
+	it->end = smp_load_acquire(&buf->cpus[cpu]->commit_pos);
 	it->generation = buf->generation;
 	it->skipped = 0;
 }
@@ -904,7 +910,9 @@ EXPORT_SYMBOL_GPL(rt_buffer_iter_start_atomic);
  * @buf: the buffer
  * @cpu: which CPU
  *
- * The walk starts at the oldest unconsumed record.  Writers keep going;
+ * The walk starts at the oldest unconsumed record and ends at the last
+ * record committed when it started, so a reader whose own reading makes
+ * records (a traced read()) still reaches the end.  Writers keep going;
  * records they overwrite under the iterator are skipped and counted in
  * @it->skipped.
  */
@@ -925,6 +933,7 @@ static int rb_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
 	if (it->generation != it->buf->generation) {
 		it->generation = it->buf->generation;
 		it->pos = atomic_long_read(&c->read_pos);
+		it->end = smp_load_acquire(&c->commit_pos);
 	}
 
 	for (;;) {
@@ -934,7 +943,7 @@ static int rb_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
 		struct rb_page *pg;
 		int r;
 
-		if (RB_POS_SAME(pos, cp))
+		if (RB_POS_SAME(pos, cp) || RB_POS_REACHED(pos, it->end))
 			return -ENODATA;
 		pg = rb_slot(c, page);
 		/* Seqlock-style: the slot must hold our page before and after. */
