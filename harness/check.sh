@@ -41,10 +41,10 @@ for t in "$BUILD"/host/*_test; do
 	fi
 done
 fz=$RES/rb_fuzz.log
-step "fuzzing the ring buffer for ${FUZZ_SECONDS:-20}s (libFuzzer + ASan/UBSan)"
+step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s) and the glob matcher (10s) (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
-	echo "[PASS] host/rb_fuzz ($(grep -o 'Done [0-9]* runs' "$fz"))"
+	echo "[PASS] host/rb_fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
 	record host/rb_fuzz PASS
 else
 	echo "[FAIL] host/rb_fuzz:"
@@ -62,8 +62,10 @@ set -e
 # "single": every test, -accel tcg,thread=single.  QEMU's multi-threaded
 # TCG has oopsed the kernel's own live text patching here (int3 left in a
 # stale translation after a static key flip), so the full run avoids it.
-# "mttcg": the ring buffer stress again with vCPUs really in parallel;
-# tsc=unstable keeps sched_clock from flipping its static key after SMP.
+# "mttcg": the ring buffer stress and the function tracer's live
+# patching again with vCPUs really in parallel; tsc=unstable keeps
+# sched_clock from flipping its static key after SMP (the kernel's own
+# int3-based patching, which is what MTTCG trips on).
 guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 	local name=$1 log=$RES/console-$1.log st tname
 	step "booting $flavour kernel in QEMU (TCG $2, -smp ${SMP:-4}): ${3:-all tests}"
@@ -97,7 +99,7 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 
 splat='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
 guest_run single single "" ""
-guest_run mttcg multi 20ringbuf/stress "tsc=unstable rt.stress_ms=5000"
+guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress "tsc=unstable rt.stress_ms=5000"
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"
