@@ -32,7 +32,8 @@ void notrace rt_save_comm(struct task_struct *tsk)
 	if (likely(__this_cpu_read(rt_last_saved_pid) == tsk->pid) ||
 	    !tsk->pid)
 		return;
-	local_irq_save(flags);
+	/* raw_: this runs inside traced code; keep lockdep out of it. */
+	raw_local_irq_save(flags);
 	if (arch_spin_trylock(&rt_comm_lock)) {
 		slot = &rt_comms[tsk->pid % RT_COMM_SLOTS];
 		slot->pid = tsk->pid;
@@ -41,7 +42,7 @@ void notrace rt_save_comm(struct task_struct *tsk)
 		arch_spin_unlock(&rt_comm_lock);
 		__this_cpu_write(rt_last_saved_pid, tsk->pid);
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /* Fill @comm (TASK_COMM_LEN bytes) with the name last seen for @pid. */

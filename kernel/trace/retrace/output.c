@@ -15,8 +15,9 @@
  * @s: output
  * @ip: the address
  *
- * Plain name, name+off/size with sym-offset, and " <addr>" appended with
- * sym-addr.  Unknown addresses print in hex.
+ * Plain name (module functions without their module), name+off/size
+ * [module] with sym-offset, and " <addr>" appended with sym-addr.
+ * Unknown addresses print in hex.
  */
 void rt_print_sym(struct seq_buf *s, unsigned long ip)
 {
@@ -28,8 +29,10 @@ void rt_print_sym(struct seq_buf *s, unsigned long ip)
 	}
 	if (rt_opt(RT_OPT_SYM_OFFSET))
 		sprint_symbol(sym, ip);
+	else if (!lookup_symbol_name(ip, sym))
+		;	/* the bare name, without " [module]" */
 	else
-		sprint_symbol_no_offset(sym, ip);
+		snprintf(sym, sizeof(sym), "0x%lx", ip);
 	seq_buf_puts(s, sym);
 	if (rt_opt(RT_OPT_SYM_ADDR))
 		seq_buf_printf(s, " <%016lx>", ip);
