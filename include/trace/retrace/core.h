@@ -34,6 +34,7 @@ struct rt_entry {
 enum {
 	RT_TYPE_PRINT = 1,	/* trace_printk(): struct rt_print_entry */
 	RT_TYPE_MARKER,		/* trace_marker writes: struct rt_print_entry */
+	RT_TYPE_FUNCTION,	/* function tracer: ip and parent ip */
 	RT_TYPE_FIRST_DYNAMIC = 32,
 	RT_TYPE_MAX = 4096,
 };

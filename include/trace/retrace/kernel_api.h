@@ -34,4 +34,9 @@ __printf(2, 0) int retrace_vprintk(unsigned long ip, const char *fmt,
 
 void ftrace_dump(enum ftrace_dump_mode oops_dump_mode);
 
+#ifdef CONFIG_RETRACE_FUNCTION_TRACER
+/* What every -mfentry call site calls until boot makes it a NOP. */
+void __fentry__(void);
+#endif
+
 #endif /* _TRACE_RETRACE_KERNEL_API_H */

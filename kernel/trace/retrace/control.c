@@ -258,7 +258,17 @@ static const char rt_readme[] =
 	"  tracing_cpumask      hex mask of CPUs that record\n"
 	"  tracing_max_latency  largest latency seen (usecs); writable\n"
 	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n"
-	"  events/enable        switch every event on (1) or off (0)\n";
+	"  events/enable        switch every event on (1) or off (0)\n"
+#ifdef CONFIG_RETRACE_FUNCTION_TRACER
+	"  available_filter_functions  functions the function tracer can trace\n"
+	"  set_ftrace_filter    trace only these: [!]glob[:mod:M], also\n"
+	"                       glob:traceon[:N] and glob:traceoff[:N]\n"
+	"  set_ftrace_notrace   never trace these: [!]glob[:mod:M]\n"
+	"  set_ftrace_pid       trace only these pids (-1: all)\n"
+	"  callsite_stats       call sites: total, enabled, patch counters\n"
+	"  /proc/sys/kernel/ftrace_enabled  0 turns the function tracer off\n"
+#endif
+	;
 
 static ssize_t rt_readme_read(struct file *file, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)

@@ -351,6 +351,8 @@ static int __init rt_core_init(void)
 	rt_create_control_files(rt_dir);
 	rt_create_output_files(rt_dir);
 	rt_create_print_files(rt_dir);
+	if (IS_ENABLED(CONFIG_RETRACE_FUNCTION_TRACER))
+		rt_create_function_files(rt_dir);
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(rt_buffer) >> 10);
 	return 0;

@@ -4,6 +4,7 @@
 #define _RETRACE_INTERNAL_H
 
 #include <linux/cpumask.h>
+#include <linux/preempt.h>
 #include <trace/retrace/core.h>
 
 struct seq_file;
@@ -27,5 +28,24 @@ void rt_find_comm(int pid, char *comm);
 void rt_create_control_files(struct dentry *dir);
 void rt_create_output_files(struct dentry *dir);
 void rt_create_print_files(struct dentry *dir);
+void rt_create_callsite_files(struct dentry *dir);
+void rt_create_filter_files(struct dentry *dir);
+void rt_create_function_files(struct dentry *dir);
+
+/*
+ * Context level of preempt count @pc: 0 task, 1 softirq, 2 hardirq,
+ * 3 NMI.  A level can only be interrupted by a higher one, so per-CPU
+ * state indexed by level has one user at a time.
+ */
+static __always_inline int rt_context_level(unsigned long pc)
+{
+	if (pc & NMI_MASK)
+		return 3;
+	if (pc & HARDIRQ_MASK)
+		return 2;
+	if (pc & SOFTIRQ_OFFSET)
+		return 1;
+	return 0;
+}
 
 #endif /* _RETRACE_INTERNAL_H */

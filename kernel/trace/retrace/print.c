@@ -26,19 +26,6 @@ struct rt_print_bufs {
 };
 static DEFINE_PER_CPU(struct rt_print_bufs, rt_print_bufs);
 
-static int notrace rt_context_level(void)
-{
-	unsigned long pc = preempt_count();
-
-	if (pc & NMI_MASK)
-		return 3;
-	if (pc & HARDIRQ_MASK)
-		return 2;
-	if (pc & SOFTIRQ_OFFSET)
-		return 1;
-	return 0;
-}
-
 /*
  * Record @len bytes of @text; preemption is off and rt_recording() said
  * yes.  A trailing newline is dropped here, once, since every record
@@ -78,7 +65,7 @@ int notrace retrace_vprintk(unsigned long ip, const char *fmt, va_list ap)
 
 	preempt_disable_notrace();
 	if (rt_recording()) {
-		buf = this_cpu_ptr(&rt_print_bufs)->level[rt_context_level()];
+		buf = this_cpu_ptr(&rt_print_bufs)->level[rt_context_level(pc)];
 		len = vscnprintf(buf, RT_PRINT_MAX, fmt, ap);
 		len = rt_record_text(RT_TYPE_PRINT, ip, buf, len, pc);
 	}

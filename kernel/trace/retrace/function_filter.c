@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set_ftrace_filter and set_ftrace_notrace: choose which call sites the
+ * function tracer enables.
+ *
+ * A write is a list of whitespace-separated patterns, each
+ *   [!]glob[:mod:module]   or, in set_ftrace_filter only,
+ *   [!]glob:traceon[:count]   [!]glob:traceoff[:count]
+ * '!' removes what the glob matches; ":mod:" restricts it to a module;
+ * the commands attach to the matched functions (function_probe.c).
+ * Opening with O_TRUNC ('>') starts from an empty set, appending ('>>')
+ * from the current one.  A write is all or nothing: if any pattern
+ * matches no function, or is malformed, it fails with EINVAL and the
+ * set stays as it was; a truncating open whose writes all failed
+ * leaves the set alone too.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <trace/retrace/callsite.h>
+#include <trace/retrace/glob.h>
+#include "internal.h"
+
+#define RT_FF_MAX_WRITE		(64 * 1024)
+
+struct rt_ff_token {
+	const char	*glob;
+	const char	*mod;		/* NULL: any */
+	int		cmd;		/* RT_FP_*, or -1 for a plain pattern */
+	long		count;		/* the command's limit, -1: none */
+	bool		neg;
+	unsigned int	hits;
+};
+
+struct rt_ff_state {
+	unsigned long	flag;		/* RT_CS_FILTER or RT_CS_NOTRACE */
+	bool		trunc;		/* O_TRUNC open not yet applied */
+	bool		failed;		/* a write of this open failed */
+};
+
+struct rt_ff_walk {
+	struct rt_ff_token	*tok;
+	unsigned int		ntok;
+	unsigned long		flag;
+	bool			trunc;
+	unsigned long		*bits;
+	struct rt_fprobe_set	*probes;	/* NULL: no command tokens */
+	int			err;
+};
+
+/*
+ * Split @buf in place into tokens; returns the count or -EINVAL.
+ * Commands are only accepted when @cmds (set_ftrace_filter).
+ */
+static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
+		       bool cmds)
+{
+	unsigned int n = 0;
+	char *word, *cmd, *arg;
+
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		if (n == max)
+			return -EINVAL;
+		tok[n].neg = *word == '!';
+		if (tok[n].neg)
+			word++;
+		tok[n].glob = strsep(&word, ":");
+		tok[n].mod = NULL;
+		tok[n].cmd = -1;
+		tok[n].hits = 0;
+		if (word) {
+			cmd = strsep(&word, ":");
+			arg = word;
+			if (arg && (!*arg || strchr(arg, ':')))
+				return -EINVAL;
+			if (!strcmp(cmd, "mod")) {
+				if (!arg)
+					return -EINVAL;
+				tok[n].mod = arg;
+			} else {
+				if (!cmds)
+					return -EINVAL;
+				tok[n].cmd = rt_fprobe_parse_cmd(cmd, arg,
+								 &tok[n].count);
+				if (tok[n].cmd < 0)
+					return -EINVAL;
+			}
+		}
+		if (!*tok[n].glob)
+			tok[n].glob = "*";
+		n++;
+	}
+	return n;
+}
+
+static void rt_ff_match(struct rt_callsite *cs, unsigned int idx,
+			const char *name, const char *modname, void *arg)
+{
+	struct rt_ff_walk *w = arg;
+	bool on = !w->trunc && (cs->flags & w->flag);
+	unsigned int t;
+
+	for (t = 0; t < w->ntok; t++) {
+		struct rt_ff_token *k = &w->tok[t];
+
+		if (k->mod && (!modname || strcmp(k->mod, modname)))
+			continue;
+		if (!rt_glob_match(k->glob, name))
+			continue;
+		k->hits++;
+		if (k->cmd < 0)
+			on = !k->neg;
+		else if (k->neg)
+			rt_fprobe_del(w->probes, cs->ip, k->cmd);
+		else if (rt_fprobe_add(w->probes, cs->ip, k->cmd, k->count))
+			w->err = -ENOSPC;
+	}
+	__assign_bit(idx, w->bits, on);
+}
+
+static void rt_ff_store(struct rt_callsite *cs, unsigned int idx,
+			const char *name, const char *modname, void *arg)
+{
+	struct rt_ff_walk *w = arg;
+
+	if (test_bit(idx, w->bits))
+		cs->flags |= w->flag;
+	else
+		cs->flags &= ~w->flag;
+}
+
+/* Apply the patterns in @buf (may be empty) to @st's set. */
+static int rt_ff_apply(struct rt_ff_state *st, char *buf)
+{
+	struct rt_ff_walk w = { .flag = st->flag };
+	unsigned int max = 1, t;
+	int ret;
+	char *p;
+
+	for (p = buf; *p; p++)
+		max += isspace(*p);
+	w.tok = kcalloc(max, sizeof(*w.tok), GFP_KERNEL);
+	if (!w.tok)
+		return -ENOMEM;
+	ret = rt_ff_parse(buf, w.tok, max, st->flag == RT_CS_FILTER);
+	if (ret < 0)
+		goto out;
+	w.ntok = ret;
+	ret = 0;
+	if (!w.ntok && !st->trunc)
+		goto out;
+
+	mutex_lock(&rt_callsite_lock);
+	w.trunc = st->trunc;
+	w.bits = bitmap_zalloc(rt_callsite_count() ?: 1, GFP_KERNEL);
+	if (!w.bits) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	for (t = 0; t < w.ntok; t++)
+		if (w.tok[t].cmd >= 0 && !w.probes)
+			w.probes = rt_fprobe_begin();
+	rt_callsite_for_each(rt_ff_match, &w, w.ntok > 0);
+	ret = w.err;
+	for (t = 0; t < w.ntok; t++)
+		if (!w.tok[t].hits)
+			ret = -EINVAL;
+	if (!ret) {
+		/* Commands never take part in the '>' truncation. */
+		if (w.probes)
+			rt_fprobe_commit(w.probes);
+		rt_callsite_for_each(rt_ff_store, &w, false);
+		st->trunc = false;
+		rt_callsite_recount();
+		ret = rt_callsite_update();
+	}
+	bitmap_free(w.bits);
+unlock:
+	mutex_unlock(&rt_callsite_lock);
+out:
+	kfree(w.tok);
+	return ret;
+}
+
+static void rt_ff_show_one(struct rt_callsite *cs, unsigned int idx,
+			   const char *name, const char *modname, void *arg)
+{
+	struct seq_file *m = arg;
+
+	if (cs->flags & ((struct rt_ff_state *)m->private)->flag)
+		seq_printf(m, "%ps\n", (void *)cs->ip);
+}
+
+static int rt_ff_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_callsite_lock);
+	rt_callsite_for_each(rt_ff_show_one, m, false);
+	if (((struct rt_ff_state *)m->private)->flag == RT_CS_FILTER)
+		rt_fprobe_show(m);
+	mutex_unlock(&rt_callsite_lock);
+	return 0;
+}
+
+static int rt_ff_open(struct inode *inode, struct file *file)
+{
+	struct rt_ff_state *st = kzalloc(sizeof(*st), GFP_KERNEL);
+	int ret;
+
+	if (!st)
+		return -ENOMEM;
+	st->flag = (unsigned long)inode->i_private;
+	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	ret = single_open(file, rt_ff_show, st);
+	if (ret)
+		kfree(st);
+	return ret;
+}
+
+static ssize_t rt_ff_write(struct file *file, const char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	struct rt_ff_state *st = ((struct seq_file *)file->private_data)->private;
+	char *buf;
+	int ret;
+
+	if (cnt > RT_FF_MAX_WRITE)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = rt_ff_apply(st, buf);
+	kfree(buf);
+	if (ret) {
+		st->failed = true;
+		return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static int rt_ff_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct rt_ff_state *st = m->private;
+	char empty[1] = "";
+
+	/* ": > set_ftrace_filter" empties it; a failed write does not. */
+	if (st->trunc && !st->failed)
+		rt_ff_apply(st, empty);
+	kfree(st);
+	return single_release(inode, file);
+}
+
+static const struct file_operations rt_ff_fops = {
+	.open = rt_ff_open,
+	.read = seq_read,
+	.write = rt_ff_write,
+	.llseek = seq_lseek,
+	.release = rt_ff_release,
+};
+
+void __init rt_create_filter_files(struct dentry *dir)
+{
+	debugfs_create_file("set_ftrace_filter", 0644, dir,
+			    (void *)RT_CS_FILTER, &rt_ff_fops);
+	debugfs_create_file("set_ftrace_notrace", 0644, dir,
+			    (void *)RT_CS_NOTRACE, &rt_ff_fops);
+}
