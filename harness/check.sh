@@ -73,7 +73,7 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 2400 || echo 1200)} \
 		APPEND="${3:+rt.filter=$3} $4 ${CHECK_APPEND:-}" "$TOP/harness/boot.sh" check "$log"
 	set -e
-	while read -r st tname; do
+	while read -r st tname _; do
 		case $st in
 		"[PASS]") record "$name/$tname" PASS ;;
 		"[FAIL]") record "$name/$tname" FAIL ;;

@@ -28,14 +28,17 @@ for tc in "$HERE"/test.d/*/*.tc; do
 		[ $m = 1 ] || continue
 	fi
 	log=/tmp/retrace-test.log
-	timeout "$TIMEOUT" sh -c ". '$HERE/test.d/functions'; rt_reset; . '$tc'" >"$log" 2>&1
+	# A test may ask for more time with a "# timeout: SECS" line.
+	t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$tc")
+	start=$(date +%s)
+	timeout "${t:-$TIMEOUT}" sh -c ". '$HERE/test.d/functions'; rt_reset; . '$tc'" >"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
-		echo "[PASS] $name"
+		echo "[PASS] $name ($(($(date +%s) - start))s)"
 		pass=$((pass + 1))
 	else
-		[ $rc = 124 ] || [ $rc = 143 ] && echo "  (timed out after ${TIMEOUT}s)" >>"$log"
-		echo "[FAIL] $name"
+		[ $rc = 124 ] || [ $rc = 143 ] && echo "  (timed out after ${t:-$TIMEOUT}s)" >>"$log"
+		echo "[FAIL] $name ($(($(date +%s) - start))s)"
 		sed 's/^/    /' "$log" | tail -n 30
 		fail=$((fail + 1))
 	fi

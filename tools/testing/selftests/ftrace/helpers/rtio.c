@@ -36,6 +36,7 @@ static const char *errname(int e)
 	case ENOSPC: return "ENOSPC";
 	case EEXIST: return "EEXIST";
 	case ERANGE: return "ERANGE";
+	case ESRCH: return "ESRCH";
 	default: return "EOTHER";
 	}
 }
