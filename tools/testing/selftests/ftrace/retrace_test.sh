@@ -3,7 +3,8 @@
 #
 # retrace selftest runner (busybox sh).  Runs every test.d/<area>/*.tc
 # in its own shell, from a clean tracing state, under a timeout, and
-# prints one "[PASS] area/name" or "[FAIL] area/name" line per test and
+# prints one "[PASS] area/name" or "[FAIL] area/name" line per test
+# (with the test's "INFO: " lines, or its log's tail when it failed) and
 # a closing "N passed, N failed" line.
 #
 # usage: retrace_test.sh [-t SECS] [PATTERN...]
@@ -35,6 +36,8 @@ for tc in "$HERE"/test.d/*/*.tc; do
 	rc=$?
 	if [ $rc = 0 ]; then
 		echo "[PASS] $name ($(($(date +%s) - start))s)"
+		# Figures a passing test wants on record.
+		sed -n 's/^INFO: /    /p' "$log"
 		pass=$((pass + 1))
 	else
 		[ $rc = 124 ] || [ $rc = 143 ] && echo "  (timed out after ${t:-$TIMEOUT}s)" >>"$log"
