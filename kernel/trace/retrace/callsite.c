@@ -89,6 +89,13 @@ static bool rt_cs_want_call(const struct rt_callsite *cs)
 	return (cs->flags & RT_CS_PROBE) || rt_cs_tracer_wants(cs);
 }
 
+/* Must the site's text change: never converted yet, or wrong state. */
+static bool rt_cs_stale(const struct rt_callsite *cs)
+{
+	return (cs->flags & RT_CS_FENTRY) ||
+	       rt_cs_want_call(cs) != !!(cs->flags & RT_CS_CALL);
+}
+
 static struct rt_callsite *rt_cs_group_find(struct rt_callsite_group *g,
 					    unsigned long ip)
 {
@@ -259,9 +266,7 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 		unsigned long start, end, page;
 		bool any = false;
 
-		if (!(g->sites[i].flags & RT_CS_FENTRY) &&
-		    rt_cs_want_call(&g->sites[i]) ==
-		    !!(g->sites[i].flags & RT_CS_CALL)) {
+		if (!rt_cs_stale(&g->sites[i])) {
 			i++;
 			continue;
 		}
@@ -277,8 +282,7 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 			u8 want[RT_CS_SITE_SIZE];
 			bool call = rt_cs_want_call(cs);
 
-			if (!(cs->flags & RT_CS_FENTRY) &&
-			    call == !!(cs->flags & RT_CS_CALL))
+			if (!rt_cs_stale(cs))
 				continue;
 			rt_cs_expected(want, cs->ip, cs->flags);
 			if (memcmp(p, want, RT_CS_SITE_SIZE)) {
@@ -334,8 +338,7 @@ static bool rt_cs_needs_patching(void)
 
 	list_for_each_entry(g, &rt_callsite_groups, list)
 		for (i = 0; i < g->nr; i++)
-			if (rt_cs_want_call(&g->sites[i]) !=
-			    !!(g->sites[i].flags & RT_CS_CALL))
+			if (rt_cs_stale(&g->sites[i]))
 				return true;
 	return false;
 }

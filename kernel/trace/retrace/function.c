@@ -77,10 +77,11 @@ void notrace rt_function_entry(unsigned long ip, unsigned long parent_ip,
 {
 	unsigned long pc = preempt_count();
 	bool record = READ_ONCE(rt_fn_recording), traced;
+	bool probes = READ_ONCE(rt_fprobe_nr_live);
 	struct rt_function_entry *e;
 	unsigned int bit;
 
-	if (!record && !READ_ONCE(rt_fprobe_nr_live))
+	if (!record && !probes)
 		return;
 	preempt_disable_notrace();
 	bit = 1U << rt_context_level(pc);
@@ -88,7 +89,7 @@ void notrace rt_function_entry(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	__this_cpu_or(rt_fn_inside, bit);
 	/* A site enabled only for a command is not recorded. */
-	if (rt_fprobe_hit(ip, &traced))
+	if (unlikely(probes) && rt_fprobe_hit(ip, &traced))
 		record &= traced;
 	if (record && rt_recording() && rt_fn_pid_wanted()) {
 		e = rt_reserve_entry(RT_TYPE_FUNCTION, sizeof(*e), pc);

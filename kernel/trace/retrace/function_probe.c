@@ -29,7 +29,12 @@ struct rt_fprobe_set {
 
 static struct rt_fprobe_set rt_fprobe_sets[2];
 static struct rt_fprobe_set *rt_fprobe_live = &rt_fprobe_sets[0];
-/* Copy of rt_fprobe_live->nr for the callback's fast path. */
+/*
+ * Copy of rt_fprobe_live->nr for the callback's fast path, written after
+ * the pointer is published.  A reader that sees it non-zero with the
+ * previous set only searches a set that is still intact (sets are never
+ * freed); one that sees 0 a moment late misses one hit of a new command.
+ */
 unsigned int rt_fprobe_nr_live;
 
 static const char * const rt_fprobe_names[] = {
@@ -174,7 +179,8 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
  * @ip: the call site just entered
  * @traced: out, whether the function tracer also wants @ip
  *
- * Called from rt_function_entry() with preemption disabled.
+ * Called from rt_function_entry() with preemption disabled, only when
+ * rt_fprobe_nr_live said there are commands.
  *
  * Return: true if @ip has commands (it may be enabled only for them).
  */
@@ -184,8 +190,6 @@ bool notrace rt_fprobe_hit(unsigned long ip, bool *traced)
 	unsigned int lo = 0, hi, i;
 	bool found = false;
 
-	if (!READ_ONCE(rt_fprobe_nr_live))
-		return false;
 	/* Pairs with the release in rt_fprobe_commit(). */
 	set = smp_load_acquire(&rt_fprobe_live);
 	hi = min_t(unsigned int, READ_ONCE(set->nr), RT_MAX_FPROBES);

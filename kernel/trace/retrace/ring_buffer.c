@@ -933,6 +933,7 @@ static int rb_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec)
 	if (it->generation != it->buf->generation) {
 		it->generation = it->buf->generation;
 		it->pos = atomic_long_read(&c->read_pos);
+		/* Pairs with the release in rb_end_write(). */
 		it->end = smp_load_acquire(&c->commit_pos);
 	}
 
