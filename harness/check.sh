@@ -40,16 +40,16 @@ for t in "$BUILD"/host/*_test; do
 		grep -qE '^not ok ' "$RES/$(basename "$t").log" || record "host/$(basename "$t")" FAIL
 	fi
 done
-fz=$RES/rb_fuzz.log
-step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s) and the glob matcher (10s) (libFuzzer + ASan/UBSan)"
+fz=$RES/fuzz.log
+step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), glob matcher (10s) and filter parser (20s) (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
-	echo "[PASS] host/rb_fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
-	record host/rb_fuzz PASS
+	echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
+	record host/fuzz PASS
 else
-	echo "[FAIL] host/rb_fuzz:"
+	echo "[FAIL] host/fuzz:"
 	grep -E 'fuzz check failed|ERROR|SUMMARY|Test unit written' "$fz" | head -n 10
-	record host/rb_fuzz FAIL
+	record host/fuzz FAIL
 fi
 set -e
 

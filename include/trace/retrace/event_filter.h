@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Event filters: a boolean expression over a record's fields, compiled
+ * once when written to an event's "filter" file and evaluated for every
+ * record of that event.  Pure C, also built as a host program.
+ */
+#ifndef _TRACE_RETRACE_EVENT_FILTER_H
+#define _TRACE_RETRACE_EVENT_FILTER_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+/* How a field's bytes are to be read. */
+enum rt_field_kind {
+	RT_FIELD_INT,		/* 1, 2, 4 or 8 byte integer */
+	RT_FIELD_STRING,	/* u32 (len << 16 | offset) of a NUL-ended string */
+	RT_FIELD_BYTES,		/* opaque; shown in format, not filterable */
+};
+
+/**
+ * struct rt_event_field - one field of an event record
+ * @type: C type as shown in the format file ("unsigned long", "u32")
+ * @name: field name, as used in filters and print fmt
+ * @offset: byte offset from the start of the record (header included)
+ * @size: bytes
+ * @is_signed: compare and print as signed
+ * @kind: how to read it
+ */
+struct rt_event_field {
+	const char	*type;
+	const char	*name;
+	unsigned short	offset;
+	unsigned short	size;
+	unsigned char	is_signed;
+	unsigned char	kind;
+};
+
+/* Limits that keep compilation and evaluation bounded. */
+#define RT_FILTER_MAX_TEXT	4096
+#define RT_FILTER_MAX_PREDS	128
+#define RT_FILTER_MAX_DEPTH	32	/* nesting of '(' and '!' */
+#define RT_FILTER_MAX_STRING	256
+
+struct rt_filter;
+
+int rt_filter_compile(const char *text, const struct rt_event_field *fields,
+		      unsigned int nr_fields, struct rt_filter **out,
+		      int *err_pos);
+bool rt_filter_match(const struct rt_filter *f, const void *rec,
+		     unsigned int len);
+const char *rt_filter_text(const struct rt_filter *f);
+void rt_filter_free(struct rt_filter *f);
+
+#endif /* _TRACE_RETRACE_EVENT_FILTER_H */

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests for the event filter: every operator on every field kind,
+ * signedness, precedence, and each kind of malformed expression with
+ * the position the parser blames.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "filter_records.h"
+
+static int failures;
+
+static void check(const char *name, int cond)
+{
+	char line[200], *nl;
+
+	snprintf(line, sizeof(line), "%s", name);
+	while ((nl = strchr(line, '\n')))
+		*nl = ' ';	/* one result per line */
+	printf("%s %s\n", cond ? "ok" : "not ok", line);
+	if (!cond)
+		failures++;
+}
+
+/* Compile @expr and match it against @r; -1 if it does not compile. */
+static int eval(const char *expr, const struct test_rec *r)
+{
+	struct rt_filter *f;
+	int pos, m;
+
+	if (rt_filter_compile(expr, test_fields, NR_TEST_FIELDS, &f, &pos))
+		return -1;
+	m = rt_filter_match(f, r->bytes, r->len);
+	rt_filter_free(f);
+	return m;
+}
+
+static void test_matches(void)
+{
+	static const struct { const char *e; int m; } t[] = {
+		{ "common_pid == 1234", 1 }, { "common_pid != 1234", 0 },
+		{ "common_pid==1234", 1 }, { "common_pid > 1000", 1 },
+		{ "common_pid < 1234", 0 }, { "common_pid <= 1234", 1 },
+		{ "common_pid >= 1235", 0 }, { "common_type == 42", 1 },
+		{ "a == 0xdeadbeef", 1 }, { "a > 0x7fffffff", 1 },
+		{ "a & 0x1", 1 }, { "a & 0x10", 0 }, { "a == 3735928559", 1 },
+		{ "s == -5", 1 }, { "s < 0", 1 }, { "s > -6", 1 },
+		{ "s >= -5 && s <= -5", 1 }, { "b == 255", 1 }, { "b > 254", 1 },
+		{ "c == -2", 1 }, { "c < -1", 1 }, { "c == 65534", 0 },
+		{ "name == \"getppid\"", 1 }, { "name == getppid", 1 },
+		{ "name == 'getppid'", 1 }, { "name != getppid", 0 },
+		{ "name == get*", 1 }, { "name == *pid", 1 },
+		{ "name == *tpp*", 1 }, { "name == g?tppid", 1 },
+		{ "name == getpid", 0 }, { "name != *x*", 1 },
+		{ "$retval == 0xffffffffffffffff", 1 }, { "$retval > 0", 1 },
+		{ "a == 1 || b == 255", 1 }, { "a == 1 && b == 255", 0 },
+		{ "!(a == 1)", 1 }, { "!a == 1", 1 }, { "!!(b == 255)", 1 },
+		{ "a == 1 || b == 255 && c == 5", 0 },
+		{ "(a == 1 || b == 255) && c == -2", 1 },
+		{ "a == 1 && b == 2 || c == -2", 1 },
+		{ "((((((common_pid == 1234))))))", 1 },
+		{ "  common_pid == 1234  \n", 1 },
+		{ "common_pid == 1234 && !(name == x* || s > 0)", 1 },
+		{ "a == 017", 0 }, { "common_flags == 0", 1 },
+	};
+	struct test_rec r;
+	unsigned int i;
+	char name[160];
+
+	test_rec_make(&r, 1234, 0xdeadbeef, -5, 255, -2, "getppid", ~0ULL);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(name, sizeof(name), "filter_match '%s'", t[i].e);
+		check(name, eval(t[i].e, &r) == t[i].m);
+	}
+}
+
+static void test_errors(void)
+{
+	static const struct { const char *e; int pos; } t[] = {
+		{ "", 0 }, { "nosuch == 1", 0 }, { "a = 1", 2 },
+		{ "a == ", 4 }, { "a == x", 5 }, { "a == 1 &&", 9 },
+		{ "(a == 1", 7 }, { "a == 1)", 6 }, { "a == 1 ||| b == 1", 9 },
+		{ "a == -1", 5 }, { "name < abc", 7 }, { "name & 1", 7 },
+		{ "name == \"abc", 8 }, { "blob == 1", 0 },
+		{ "a == 0x", 5 }, { "a == 12z", 7 }, { "a == 099", 5 },
+		{ "a == 0x1ffffffffffffffff", 5 },
+		{ "s == -9223372036854775809", 5 }, { "a == 1 b == 2", 7 },
+		{ "&& a == 1", 0 }, { "()", 1 }, { "!", 1 },
+		{ "common_pid", 10 },
+	};
+	struct rt_filter *f;
+	unsigned int i;
+	char name[160];
+	int pos, ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		f = NULL;
+		ret = rt_filter_compile(t[i].e, test_fields, NR_TEST_FIELDS,
+					&f, &pos);
+		snprintf(name, sizeof(name), "filter_error '%s' at %d (got %d, %d)",
+			 t[i].e, t[i].pos, ret, pos);
+		check(name, ret == -EINVAL && !f && pos == t[i].pos);
+	}
+}
+
+static void test_limits(void)
+{
+	char buf[RT_FILTER_MAX_TEXT + 16];
+	struct test_rec r;
+	unsigned int i, n;
+
+	test_rec_make(&r, 7, 1, 0, 0, 0, "x", 0);
+	/* As many predicates as allowed, then one more. */
+	for (n = 0, i = 0; i < RT_FILTER_MAX_PREDS; i++)
+		n += sprintf(buf + n, "%sa == %u", i ? " || " : "", i);
+	check("filter_limit max predicates", eval(buf, &r) == 1);
+	sprintf(buf + n, " || a == 9");
+	check("filter_limit too many predicates", eval(buf, &r) == -1);
+
+	/* Nesting as deep as allowed, then one deeper. */
+	n = 0;
+	for (i = 0; i < RT_FILTER_MAX_DEPTH; i++)
+		buf[n++] = '(';
+	n += sprintf(buf + n, "a == 1");
+	for (i = 0; i < RT_FILTER_MAX_DEPTH; i++)
+		buf[n++] = ')';
+	buf[n] = 0;
+	check("filter_limit max depth", eval(buf, &r) == 1);
+	memmove(buf + 1, buf, n + 1);
+	buf[0] = '!';
+	check("filter_limit too deep", eval(buf, &r) == -1);
+
+	/* Right-nested expressions use the evaluation stack. */
+	n = 0;
+	for (i = 0; i < RT_FILTER_MAX_DEPTH; i++)
+		n += sprintf(buf + n, "a == 0 || (");
+	n += sprintf(buf + n, "a == 1");
+	for (i = 0; i < RT_FILTER_MAX_DEPTH; i++)
+		buf[n++] = ')';
+	buf[n] = 0;
+	check("filter_limit right-nested", eval(buf, &r) == 1);
+
+	memset(buf, ' ', sizeof(buf));
+	memcpy(buf, "a == 1", 6);
+	buf[RT_FILTER_MAX_TEXT + 1] = 0;
+	check("filter_limit text too long", eval(buf, &r) == -1);
+
+	/* Strings at the limit; a field beyond the record never matches. */
+	memset(buf, 'x', sizeof(buf));
+	memcpy(buf, "name == ", 8);
+	buf[8 + RT_FILTER_MAX_STRING - 1] = 0;
+	check("filter_limit long string", eval(buf, &r) == 0);
+	buf[8 + RT_FILTER_MAX_STRING - 1] = 'x';
+	buf[8 + RT_FILTER_MAX_STRING] = 0;
+	check("filter_limit string too long", eval(buf, &r) == -1);
+	r.len = 20;
+	check("filter_limit short record", eval("s == 0", &r) == 0);
+	check("filter_limit short record negated", eval("s != 0", &r) == 0);
+}
+
+static void test_corrupt_strings(void)
+{
+	struct test_rec r;
+	uint32_t loc;
+
+	test_rec_make(&r, 7, 1, 0, 0, 0, "abc", 0);
+	loc = 4u << 16 | 126;	/* runs past the record */
+	memcpy(r.bytes + 28, &loc, 4);
+	check("filter_string out of bounds", eval("name == *", &r) == 0);
+	test_rec_make(&r, 7, 1, 0, 0, 0, "abc", 0);
+	r.bytes[48 + 3] = 'd';	/* no NUL */
+	check("filter_string unterminated", eval("name == abc*", &r) == 0);
+	test_rec_make(&r, 7, 1, 0, 0, 0, "", 0);
+	check("filter_string empty", eval("name == \"\"", &r) == 1);
+}
+
+static void test_text(void)
+{
+	struct rt_filter *f;
+	int pos;
+
+	check("filter_text compiles",
+	      !rt_filter_compile("a == 1 && b == 2 \n", test_fields,
+				 NR_TEST_FIELDS, &f, &pos));
+	check("filter_text kept without trailing space",
+	      !strcmp(rt_filter_text(f), "a == 1 && b == 2"));
+	rt_filter_free(f);
+}
+
+int main(void)
+{
+	test_matches();
+	test_errors();
+	test_limits();
+	test_corrupt_strings();
+	test_text();
+	printf("# filter_test: %d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}
