@@ -67,11 +67,13 @@ static inline bool rt_opt(enum rt_option o)
 }
 
 /*
- * What a printer gets.  @s collects the text.  Printers for raw, hex
+ * What a printer gets.  @s collects the text; @et is the printer's own
+ * type, so a printer shared by several types can find its owner.  Printers for raw, hex
  * and bin forms are optional; the core supplies generic ones.
  */
 struct rt_print_ctx {
 	struct seq_buf		*s;
+	const struct rt_event_type *et;
 	const struct rt_rb_record *rec;
 	const struct rt_entry	*ent;
 	unsigned int		len;	/* bytes of *ent */

@@ -297,38 +297,7 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
  * The global event switch.  No event source exists yet, so it reads 0
  * and accepts 0 or 1; the event layer will give it something to switch.
  */
-static int rt_events_enable_show(struct seq_file *m, void *v)
-{
-	seq_puts(m, "0\n");
-	return 0;
-}
-
-static ssize_t rt_events_enable_write(struct file *file,
-				      const char __user *ubuf, size_t cnt,
-				      loff_t *ppos)
-{
-	unsigned long v;
-	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
-
-	if (ret)
-		return ret;
-	return v > 1 ? -EINVAL : cnt;
-}
-
 /* ---- plumbing ------------------------------------------------------------ */
-
-#define RT_SEQ_FOPS(name, writer)					\
-static int name##_open(struct inode *inode, struct file *file)		\
-{									\
-	return single_open(file, name##_show, inode->i_private);	\
-}									\
-static const struct file_operations name##_fops = {			\
-	.open		= name##_open,					\
-	.read		= seq_read,					\
-	.write		= writer,					\
-	.llseek		= seq_lseek,					\
-	.release	= single_release,				\
-}
 
 RT_SEQ_FOPS(rt_current_tracer, rt_current_tracer_write);
 RT_SEQ_FOPS(rt_available_tracers, NULL);
@@ -338,7 +307,6 @@ RT_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
 RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
 RT_SEQ_FOPS(rt_options, rt_options_write);
 RT_SEQ_FOPS(rt_cpu_stats, NULL);
-RT_SEQ_FOPS(rt_events_enable, rt_events_enable_write);
 
 static const struct file_operations rt_readme_fops = {
 	.read	= rt_readme_read,
@@ -365,8 +333,6 @@ void __init rt_create_control_files(struct dentry *dir)
 	debugfs_create_file("trace_options", 0644, dir, NULL,
 			    &rt_options_fops);
 	debugfs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
-	debugfs_create_file("enable", 0644, rt_events_dir(), NULL,
-			    &rt_events_enable_fops);
 
 	per_cpu = debugfs_create_dir("per_cpu", dir);
 	for_each_possible_cpu(cpu) {

@@ -92,8 +92,8 @@ bool notrace rt_recording(void)
 EXPORT_SYMBOL_GPL(rt_recording);
 
 /* Fill the common header: context flags as the traced code saw them. */
-static void notrace rt_fill_entry(struct rt_entry *e, unsigned int type,
-				  unsigned long pc)
+void notrace rt_fill_header(struct rt_entry *e, unsigned int type,
+			    unsigned long pc)
 {
 	u8 flags = 0;
 
@@ -111,7 +111,6 @@ static void notrace rt_fill_entry(struct rt_entry *e, unsigned int type,
 	e->flags = flags;
 	e->preempt_count = pc & PREEMPT_MASK;
 	e->pid = current->pid;
-	rt_save_comm(current);
 }
 
 /**
@@ -131,8 +130,10 @@ void *notrace rt_reserve_entry(unsigned int type, unsigned int len,
 {
 	struct rt_entry *e = rt_buffer_reserve(rt_buffer, len);
 
-	if (e)
-		rt_fill_entry(e, type, pc);
+	if (e) {
+		rt_fill_header(e, type, pc);
+		rt_save_comm(current);
+	}
 	return e;
 }
 EXPORT_SYMBOL_GPL(rt_reserve_entry);
@@ -351,6 +352,7 @@ static int __init rt_core_init(void)
 	rt_create_control_files(rt_dir);
 	rt_create_output_files(rt_dir);
 	rt_create_print_files(rt_dir);
+	rt_create_event_files(rt_ev_dir);
 	if (IS_ENABLED(CONFIG_RETRACE_FUNCTION_TRACER))
 		rt_create_function_files(rt_dir);
 	pr_info("tracing ready, %lu KiB per CPU\n",

@@ -22,6 +22,7 @@ int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
 void rt_print_header(struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
+void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
 void rt_save_comm(struct task_struct *tsk);
 void rt_find_comm(int pid, char *comm);
 
@@ -31,6 +32,21 @@ void rt_create_print_files(struct dentry *dir);
 void rt_create_callsite_files(struct dentry *dir);
 void rt_create_filter_files(struct dentry *dir);
 void rt_create_function_files(struct dentry *dir);
+void rt_create_event_files(struct dentry *events);
+
+/* file_operations for a seq_file shown by name##_show, written by @writer. */
+#define RT_SEQ_FOPS(name, writer)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, name##_show, inode->i_private);	\
+}									\
+static const struct file_operations name##_fops = {			\
+	.open		= name##_open,					\
+	.read		= seq_read,					\
+	.write		= writer,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
 
 /*
  * Context level of preempt count @pc: 0 task, 1 softirq, 2 hardirq,

@@ -132,6 +132,7 @@ int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
 	if (rec->len < sizeof(*e))
 		return 0;
 	et = rt_find_event_type(e->type);
+	ctx.et = et;
 
 	if (rt_opt(RT_OPT_BIN)) {
 		u32 cpu = rec->cpu;

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * retrace event layer: how a producer (kprobe events, markers,
+ * kmemtrace, scheduler hooks) describes its records so that every event
+ * gets the same events/<system>/<name>/{id,enable,format,filter} files
+ * and the same filtering.
+ *
+ * A producer fills a struct rt_event and calls rt_event_add().  To
+ * record, with preemption disabled:
+ *
+ *	rec = rt_event_open(pc);
+ *	if (rec) {
+ *		... fill the payload after struct rt_entry ...
+ *		rt_event_close(ev, rec, len, pc);
+ *	}
+ *
+ * rt_event_open() hands out a per-CPU scratch record for the current
+ * context level; rt_event_close() fills the common header, runs the
+ * event's filter on the finished record and copies it into the ring
+ * buffer only if it passes.  Building the record first is what lets a
+ * filter look at every field; the copy is cheap next to any producer.
+ */
+#ifndef _TRACE_RETRACE_EVENT_H
+#define _TRACE_RETRACE_EVENT_H
+
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <trace/retrace/core.h>
+#include <trace/retrace/event_filter.h>
+
+struct dentry;
+struct rt_event_system;
+
+/* Bytes of scratch rt_event_open() returns: the largest record. */
+#define RT_EVENT_MAX_RECORD	RT_RB_MAX_PAYLOAD
+
+/**
+ * struct rt_event - an event as its producer describes it
+ * @system: group directory name under events/ ("kprobes")
+ * @name: event directory name
+ * @fields: payload fields; offsets count from the record start, so the
+ *	first is at sizeof(struct rt_entry) or beyond
+ * @nr_fields: entries in @fields
+ * @print_fmt: the "print fmt:" line of the format file
+ * @print: prints the payload after "name: " in trace and trace_pipe
+ * @set_enabled: start (true) or stop (false) producing; called under
+ *	the event lock, may sleep; 0 or an errno that leaves it as it was
+ * @data: the producer's
+ *
+ * The rest belongs to the event layer:
+ * @type: record type; @type.type is the event's ID
+ * @enabled: written under the event lock only; read anywhere
+ * @filter: RCU-protected; readers run with preemption disabled
+ * @sys: the group
+ * @dir: events/<system>/<name>
+ * @list: on the group's list, under the event lock
+ */
+struct rt_event {
+	const char			*system;
+	const char			*name;
+	const struct rt_event_field	*fields;
+	unsigned int			nr_fields;
+	const char			*print_fmt;
+	void (*print)(struct rt_print_ctx *ctx);
+	int (*set_enabled)(struct rt_event *ev, bool on);
+	void				*data;
+
+	struct rt_event_type		type;
+	bool				enabled;
+	struct rt_filter __rcu		*filter;
+	struct rt_event_system		*sys;
+	struct dentry			*dir;
+	struct list_head		list;
+};
+
+int rt_event_add(struct rt_event *ev);
+int rt_event_remove(struct rt_event *ev);
+void *rt_event_open(unsigned long pc);
+void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
+		    unsigned long pc);
+void rt_event_discard(void *rec, unsigned long pc);
+
+static inline bool rt_event_enabled(const struct rt_event *ev)
+{
+	return READ_ONCE(ev->enabled);
+}
+
+#endif /* _TRACE_RETRACE_EVENT_H */

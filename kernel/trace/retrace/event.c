@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * retrace event layer: the registry of events, their debugfs files
+ * (events/enable, events/<system>/enable, events/<system>/<name>/{id,
+ * enable,format,filter}) and the record path that applies filters.
+ *
+ * Locks, outermost first:
+ *   rt_event_dir_lock  adding and removing events and their directories
+ *   rt_event_lock      the lists, ->enabled, ->filter updates; taken by
+ *                      every file operation, and held across a
+ *                      producer's ->set_enabled()
+ * debugfs_remove() waits for file operations in flight, which may be
+ * waiting for rt_event_lock, so directories are removed with only
+ * rt_event_dir_lock held.  A file operation that finds ->sys NULL is
+ * on an event being removed and fails with ENODEV.
+ */
+#define pr_fmt(fmt) "retrace: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <trace/retrace/event.h>
+#include "internal.h"
+
+struct rt_event_system {
+	char			*name;
+	struct dentry		*dir;
+	struct list_head	events;
+	struct list_head	list;
+};
+
+static LIST_HEAD(rt_event_systems);
+static DEFINE_MUTEX(rt_event_dir_lock);
+static DEFINE_MUTEX(rt_event_lock);
+
+#define RT_COMMON_FIELD(ctype, field, sgn)				\
+	{ ctype, "common_" #field, offsetof(struct rt_entry, field),	\
+	  sizeof_field(struct rt_entry, field), sgn, RT_FIELD_INT }
+
+static const struct rt_event_field rt_common_fields[] = {
+	RT_COMMON_FIELD("unsigned short", type, 0),
+	RT_COMMON_FIELD("unsigned char", flags, 0),
+	RT_COMMON_FIELD("unsigned char", preempt_count, 0),
+	RT_COMMON_FIELD("int", pid, 1),
+};
+
+/*
+ * Scratch records, one per CPU and context level (task, softirq,
+ * hardirq, NMI).  A level can only be interrupted by a higher one, so
+ * a buffer has one user at a time; @busy catches the one way it could
+ * have two, recursion through a probe on the record path itself, and
+ * drops the inner event.  @busy is changed with this_cpu ops, which
+ * are single instructions an interrupt cannot split.
+ */
+struct rt_event_scratch {
+	unsigned long	busy;
+	u64		buf[4][RT_EVENT_MAX_RECORD / sizeof(u64)];
+};
+
+static DEFINE_PER_CPU(struct rt_event_scratch, rt_event_scratch);
+
+/**
+ * rt_event_open - get a scratch record to fill
+ * @pc: preempt_count() before the caller disabled preemption
+ *
+ * Call with preemption disabled.  The record is RT_EVENT_MAX_RECORD
+ * bytes and starts with a struct rt_entry the caller leaves alone.
+ *
+ * Return: the record, or NULL if nothing is to be recorded now
+ * (tracing off, CPU not traced, or recursion).  A non-NULL record must
+ * be passed to rt_event_close() or rt_event_discard() on this CPU.
+ */
+void *rt_event_open(unsigned long pc)
+{
+	unsigned long bit = BIT(rt_context_level(pc));
+	struct rt_event_scratch *sc;
+
+	if (!rt_recording())
+		return NULL;
+	sc = this_cpu_ptr(&rt_event_scratch);
+	if (READ_ONCE(sc->busy) & bit)
+		return NULL;
+	this_cpu_or(rt_event_scratch.busy, bit);
+	barrier();
+	return sc->buf[rt_context_level(pc)];
+}
+EXPORT_SYMBOL_GPL(rt_event_open);
+
+/**
+ * rt_event_discard - give back a record from rt_event_open() unused
+ * @rec: the record
+ * @pc: the value given to rt_event_open()
+ */
+void rt_event_discard(void *rec, unsigned long pc)
+{
+	barrier();
+	this_cpu_and(rt_event_scratch.busy, ~BIT(rt_context_level(pc)));
+}
+EXPORT_SYMBOL_GPL(rt_event_discard);
+
+/**
+ * rt_event_close - filter a filled record and put it in the buffer
+ * @ev: the event it belongs to
+ * @rec: the record from rt_event_open()
+ * @len: bytes used, header included
+ * @pc: the value given to rt_event_open()
+ *
+ * The filter is read once, so a record is judged entirely by the old
+ * or entirely by the new filter while one replaces the other.
+ */
+void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
+		    unsigned long pc)
+{
+	struct rt_filter *f;
+	void *dst;
+
+	if (WARN_ON_ONCE(len < sizeof(struct rt_entry) ||
+			 len > RT_EVENT_MAX_RECORD))
+		goto out;
+	rt_fill_header(rec, ev->type.type, pc);
+	f = rcu_dereference_sched(ev->filter);
+	if (f && !rt_filter_match(f, rec, len))
+		goto out;
+	dst = rt_buffer_reserve(rt_buffer, len);
+	if (dst) {
+		memcpy(dst, rec, len);
+		rt_save_comm(current);
+		rt_buffer_commit(rt_buffer);
+	}
+out:
+	rt_event_discard(rec, pc);
+}
+EXPORT_SYMBOL_GPL(rt_event_close);
+
+static void rt_event_print(struct rt_print_ctx *ctx)
+{
+	struct rt_event *ev = container_of(ctx->et, struct rt_event, type);
+
+	seq_buf_printf(ctx->s, "%s: ", ev->name);
+	ev->print(ctx);
+}
+
+/* ---- enabling ------------------------------------------------------------ */
+
+static int rt_event_set(struct rt_event *ev, bool on)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&rt_event_lock);
+	if (ev->enabled == on)
+		return 0;
+	/* Flag first on enable so the first hits are not dropped. */
+	if (on)
+		WRITE_ONCE(ev->enabled, true);
+	if (ev->set_enabled)
+		ret = ev->set_enabled(ev, on);
+	if (!ret)
+		WRITE_ONCE(ev->enabled, on);
+	else if (on)
+		WRITE_ONCE(ev->enabled, false);
+	return ret;
+}
+
+/* Every event of @only, or of every system; the first error is kept. */
+static int rt_events_set(struct rt_event_system *only, bool on)
+{
+	struct rt_event_system *sys;
+	struct rt_event *ev;
+	int ret = 0, r;
+
+	list_for_each_entry(sys, &rt_event_systems, list) {
+		if (only && sys != only)
+			continue;
+		list_for_each_entry(ev, &sys->events, list) {
+			r = rt_event_set(ev, on);
+			if (r && !ret)
+				ret = r;
+		}
+	}
+	return ret;
+}
+
+/* '0', '1' or 'X' (mixed) over the same set; '0' when it is empty. */
+static char rt_events_state(struct rt_event_system *only)
+{
+	struct rt_event_system *sys;
+	struct rt_event *ev;
+	int seen = 0;
+
+	list_for_each_entry(sys, &rt_event_systems, list) {
+		if (only && sys != only)
+			continue;
+		list_for_each_entry(ev, &sys->events, list)
+			seen |= ev->enabled ? 2 : 1;
+	}
+	return seen == 3 ? 'X' : seen == 2 ? '1' : '0';
+}
+
+static int rt_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
+{
+	unsigned long v;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
+static int rt_ev_enable_show(struct seq_file *m, void *v)
+{
+	struct rt_event *ev = m->private;
+
+	mutex_lock(&rt_event_lock);
+	seq_printf(m, "%d\n", ev->sys ? ev->enabled : 0);
+	mutex_unlock(&rt_event_lock);
+	return 0;
+}
+
+static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct rt_event *ev = ((struct seq_file *)file->private_data)->private;
+	bool on;
+	int ret = rt_parse_bool(ubuf, cnt, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&rt_event_lock);
+	ret = ev->sys ? rt_event_set(ev, on) : -ENODEV;
+	mutex_unlock(&rt_event_lock);
+	return ret ? ret : cnt;
+}
+
+static int rt_sys_enable_show(struct seq_file *m, void *v)
+{
+	struct rt_event_system *sys = m->private;
+
+	mutex_lock(&rt_event_lock);
+	seq_printf(m, "%c\n", rt_events_state(sys));
+	mutex_unlock(&rt_event_lock);
+	return 0;
+}
+
+static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct rt_event_system *sys =
+		((struct seq_file *)file->private_data)->private;
+	bool on;
+	int ret = rt_parse_bool(ubuf, cnt, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&rt_event_lock);
+	ret = rt_events_set(sys, on);
+	mutex_unlock(&rt_event_lock);
+	return ret ? ret : cnt;
+}
+
+/* ---- id, format, filter -------------------------------------------------- */
+
+static int rt_ev_id_show(struct seq_file *m, void *v)
+{
+	struct rt_event *ev = m->private;
+
+	seq_printf(m, "%u\n", ev->type.type);
+	return 0;
+}
+
+static void rt_format_fields(struct seq_file *m,
+			     const struct rt_event_field *f, unsigned int n)
+{
+	for (; n; n--, f++)
+		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+			   f->type, f->name, f->offset, f->size, f->is_signed);
+}
+
+static int rt_ev_format_show(struct seq_file *m, void *v)
+{
+	struct rt_event *ev = m->private;
+
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->name, ev->type.type);
+	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
+	seq_putc(m, '\n');
+	rt_format_fields(m, ev->fields, ev->nr_fields);
+	seq_printf(m, "\nprint fmt: %s\n", ev->print_fmt);
+	return 0;
+}
+
+static int rt_ev_filter_show(struct seq_file *m, void *v)
+{
+	struct rt_event *ev = m->private;
+	struct rt_filter *f;
+
+	mutex_lock(&rt_event_lock);
+	f = rcu_dereference_protected(ev->filter,
+				      lockdep_is_held(&rt_event_lock));
+	seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
+	mutex_unlock(&rt_event_lock);
+	return 0;
+}
+
+static int rt_event_compile(struct rt_event *ev, const char *text,
+			    struct rt_filter **out, int *pos)
+{
+	unsigned int nc = ARRAY_SIZE(rt_common_fields);
+	struct rt_event_field *all;
+	int ret;
+
+	all = kcalloc(nc + ev->nr_fields, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, rt_common_fields, sizeof(rt_common_fields));
+	memcpy(all + nc, ev->fields, ev->nr_fields * sizeof(*all));
+	ret = rt_filter_compile(text, all, nc + ev->nr_fields, out, pos);
+	kfree(all);
+	return ret;
+}
+
+/*
+ * Writing "0" or nothing clears the filter.  A new filter replaces the
+ * old with one pointer store; the old one is freed only after every
+ * CPU that might be evaluating it has left its preempt-disabled
+ * section.
+ */
+static ssize_t rt_ev_filter_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct rt_event *ev = ((struct seq_file *)file->private_data)->private;
+	struct rt_filter *f = NULL, *old;
+	char *buf, *text;
+	int ret, pos;
+
+	if (cnt > RT_FILTER_MAX_TEXT)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	text = strim(buf);
+	if (*text && strcmp(text, "0")) {
+		ret = rt_event_compile(ev, text, &f, &pos);
+		if (ret) {
+			kfree(buf);
+			return ret;
+		}
+	}
+	kfree(buf);
+
+	mutex_lock(&rt_event_lock);
+	if (!ev->sys) {
+		mutex_unlock(&rt_event_lock);
+		rt_filter_free(f);
+		return -ENODEV;
+	}
+	old = rcu_replace_pointer(ev->filter, f,
+				  lockdep_is_held(&rt_event_lock));
+	mutex_unlock(&rt_event_lock);
+	if (old) {
+		synchronize_rcu();
+		rt_filter_free(old);
+	}
+	return cnt;
+}
+
+RT_SEQ_FOPS(rt_ev_enable, rt_ev_enable_write);
+RT_SEQ_FOPS(rt_sys_enable, rt_sys_enable_write);
+RT_SEQ_FOPS(rt_ev_id, NULL);
+RT_SEQ_FOPS(rt_ev_format, NULL);
+RT_SEQ_FOPS(rt_ev_filter, rt_ev_filter_write);
+
+/* ---- registry ------------------------------------------------------------ */
+
+static struct rt_event_system *rt_event_system_get(const char *name)
+{
+	struct rt_event_system *sys;
+
+	list_for_each_entry(sys, &rt_event_systems, list)
+		if (!strcmp(sys->name, name))
+			return sys;
+	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
+	if (!sys)
+		return ERR_PTR(-ENOMEM);
+	sys->name = kstrdup(name, GFP_KERNEL);
+	if (sys->name)
+		sys->dir = debugfs_create_dir(name, rt_events_dir());
+	if (!sys->name || IS_ERR(sys->dir)) {
+		kfree(sys->name);
+		kfree(sys);
+		return ERR_PTR(-ENOMEM);
+	}
+	INIT_LIST_HEAD(&sys->events);
+	debugfs_create_file("enable", 0644, sys->dir, sys, &rt_sys_enable_fops);
+	mutex_lock(&rt_event_lock);
+	list_add_tail(&sys->list, &rt_event_systems);
+	mutex_unlock(&rt_event_lock);
+	return sys;
+}
+
+/* Called with rt_event_dir_lock held, rt_event_lock not held. */
+static void rt_event_system_put(struct rt_event_system *sys)
+{
+	mutex_lock(&rt_event_lock);
+	if (!list_empty(&sys->events)) {
+		mutex_unlock(&rt_event_lock);
+		return;
+	}
+	list_del(&sys->list);
+	mutex_unlock(&rt_event_lock);
+	debugfs_remove(sys->dir);
+	kfree(sys->name);
+	kfree(sys);
+}
+
+static struct rt_event *rt_event_find(struct rt_event_system *sys,
+				      const char *name)
+{
+	struct rt_event *ev;
+
+	list_for_each_entry(ev, &sys->events, list)
+		if (!strcmp(ev->name, name))
+			return ev;
+	return NULL;
+}
+
+/**
+ * rt_event_add - create an event and its files
+ * @ev: the event; the producer's fields filled in, the rest zeroed
+ *
+ * The event starts disabled with no filter.  @ev must stay valid until
+ * rt_event_remove() returns.
+ *
+ * Return: 0, -EEXIST if @ev->system already has an event of that name,
+ * -ENOSPC if no event ID is left, -ENOMEM.
+ */
+int rt_event_add(struct rt_event *ev)
+{
+	struct rt_event_system *sys;
+	int ret;
+
+	ev->type.type = 0;
+	ev->type.name = ev->name;
+	ev->type.print = rt_event_print;
+	ev->enabled = false;
+	RCU_INIT_POINTER(ev->filter, NULL);
+
+	mutex_lock(&rt_event_dir_lock);
+	sys = rt_event_system_get(ev->system);
+	if (IS_ERR(sys)) {
+		ret = PTR_ERR(sys);
+		goto out;
+	}
+	if (rt_event_find(sys, ev->name)) {
+		ret = -EEXIST;
+		goto put;
+	}
+	ret = rt_register_event_type(&ev->type);
+	if (ret)
+		goto put;
+	ev->dir = debugfs_create_dir(ev->name, sys->dir);
+	if (IS_ERR(ev->dir)) {
+		rt_unregister_event_type(&ev->type);
+		ret = -ENOMEM;
+		goto put;
+	}
+	debugfs_create_file("enable", 0644, ev->dir, ev, &rt_ev_enable_fops);
+	debugfs_create_file("id", 0444, ev->dir, ev, &rt_ev_id_fops);
+	debugfs_create_file("format", 0444, ev->dir, ev, &rt_ev_format_fops);
+	debugfs_create_file("filter", 0644, ev->dir, ev, &rt_ev_filter_fops);
+
+	mutex_lock(&rt_event_lock);
+	ev->sys = sys;
+	list_add_tail(&ev->list, &sys->events);
+	mutex_unlock(&rt_event_lock);
+	mutex_unlock(&rt_event_dir_lock);
+	return 0;
+put:
+	rt_event_system_put(sys);
+out:
+	mutex_unlock(&rt_event_dir_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_event_add);
+
+/**
+ * rt_event_remove - delete an event and its files
+ * @ev: an event added with rt_event_add()
+ *
+ * When this returns 0, no file operation is running on @ev and no CPU
+ * is inside rt_event_close() for it, provided its producer stopped
+ * calling it when the event was disabled; the producer may free it.
+ * Records of this event still in the buffer print as unknown.
+ *
+ * Return: 0, or -EBUSY if the event is enabled.
+ */
+int rt_event_remove(struct rt_event *ev)
+{
+	struct rt_event_system *sys;
+	struct rt_filter *f;
+
+	mutex_lock(&rt_event_dir_lock);
+	mutex_lock(&rt_event_lock);
+	if (ev->enabled) {
+		mutex_unlock(&rt_event_lock);
+		mutex_unlock(&rt_event_dir_lock);
+		return -EBUSY;
+	}
+	sys = ev->sys;
+	ev->sys = NULL;
+	list_del(&ev->list);
+	f = rcu_replace_pointer(ev->filter, NULL,
+				lockdep_is_held(&rt_event_lock));
+	mutex_unlock(&rt_event_lock);
+
+	debugfs_remove(ev->dir);
+	rt_event_system_put(sys);
+	mutex_unlock(&rt_event_dir_lock);
+
+	rt_unregister_event_type(&ev->type);	/* waits for RCU readers */
+	rt_filter_free(f);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rt_event_remove);
+
+/* ---- events/enable ------------------------------------------------------- */
+
+static int rt_all_enable_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&rt_event_lock);
+	seq_printf(m, "%c\n", rt_events_state(NULL));
+	mutex_unlock(&rt_event_lock);
+	return 0;
+}
+
+static ssize_t rt_all_enable_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	bool on;
+	int ret = rt_parse_bool(ubuf, cnt, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&rt_event_lock);
+	ret = rt_events_set(NULL, on);
+	mutex_unlock(&rt_event_lock);
+	return ret ? ret : cnt;
+}
+
+RT_SEQ_FOPS(rt_all_enable, rt_all_enable_write);
+
+void __init rt_create_event_files(struct dentry *events)
+{
+	debugfs_create_file("enable", 0644, events, NULL, &rt_all_enable_fops);
+}
