@@ -41,7 +41,7 @@ for t in "$BUILD"/host/*_test; do
 	fi
 done
 fz=$RES/fuzz.log
-step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), glob matcher (10s) and filter parser (20s) (libFuzzer + ASan/UBSan)"
+step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), glob matcher (10s), filter (20s) and kprobe_events (20s) parsers (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
 	echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Parsed kprobe_events definitions.  The parser only checks syntax;
+ * whether a symbol exists or may be probed is the kernel side's
+ * business.  Pure C, also built as a host program.
+ */
+#ifndef _TRACE_RETRACE_PROBE_DEF_H
+#define _TRACE_RETRACE_PROBE_DEF_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+#define RT_PROBE_MAX_ARGS	128
+#define RT_PROBE_MAX_NAME	64	/* group, event and argument names */
+#define RT_PROBE_MAX_LINE	4096
+#define RT_PROBE_MAX_STRING	256	/* bytes of a fetched string, NUL included */
+
+/* Where an argument's value starts. */
+enum rt_fetch_base {
+	RT_FETCH_REG,		/* pt_regs word @reg */
+	RT_FETCH_STACKP,	/* the stack pointer ($stack; $stackN derefs it) */
+	RT_FETCH_RETVAL,	/* return value (return probes) */
+	RT_FETCH_IMM,		/* @addr: a constant address */
+	RT_FETCH_SYM,		/* @sym+off: an address the kernel resolves */
+};
+
+enum rt_fetch_type {
+	RT_TYPE_U8, RT_TYPE_U16, RT_TYPE_U32, RT_TYPE_U64,
+	RT_TYPE_S8, RT_TYPE_S16, RT_TYPE_S32, RT_TYPE_S64,
+	RT_TYPE_STRING,
+	RT_TYPE_BITFIELD,
+};
+
+/**
+ * struct rt_probe_arg - one fetch argument
+ * @name: field name: NAME= if given, else the fetch text without :TYPE
+ * @base: where the value starts, see enum rt_fetch_base
+ * @reg: pt_regs word index for RT_FETCH_REG
+ * @imm: address for RT_FETCH_IMM; offset from @sym for RT_FETCH_SYM
+ * @sym: symbol for RT_FETCH_SYM, else NULL
+ * @nr_deref: number of memory reads that follow the base
+ * @deref: their offsets, innermost first.  Every read but the last is a
+ *	pointer-sized load; the last loads @size bytes, except for
+ *	strings, whose last step only forms the address
+ * @type: see enum rt_fetch_type; the default is RT_TYPE_U64
+ * @size: bytes loaded (the container for bitfields)
+ * @is_signed: print and compare as signed
+ * @bf_width: bitfield width in bits
+ * @bf_offset: bitfield offset in bits from the container's low bit
+ */
+struct rt_probe_arg {
+	char		*name;
+	unsigned char	base;
+	unsigned short	reg;
+	unsigned long	imm;
+	char		*sym;
+	unsigned int	nr_deref;
+	long		*deref;
+	unsigned char	type;
+	unsigned char	size;
+	unsigned char	is_signed;
+	unsigned char	bf_width;
+	unsigned char	bf_offset;
+};
+
+/**
+ * struct rt_probe_def - one line of kprobe_events
+ * @cmd: 'p', 'r' or '-'
+ * @group: group name ("kprobes" unless given)
+ * @event: event name (generated from the target unless given)
+ * @mod: module of the target symbol, or NULL
+ * @sym: target symbol, or NULL for an address
+ * @offset: offset from @sym
+ * @addr: target address when @sym is NULL
+ * @nr_args: entries in @args
+ * @args: fetch arguments
+ * @args_text: the arguments as written (for listing), "" if none
+ */
+struct rt_probe_def {
+	char			cmd;
+	char			*group;
+	char			*event;
+	char			*mod;
+	char			*sym;
+	unsigned long		offset;
+	unsigned long		addr;
+	unsigned int		nr_args;
+	struct rt_probe_arg	*args;
+	char			*args_text;
+};
+
+int rt_probe_parse(const char *line, struct rt_probe_def **out,
+		   const char **err);
+void rt_probe_def_free(struct rt_probe_def *def);
+int rt_probe_def_format(const struct rt_probe_def *d, char *buf, size_t size);
+
+/* Architecture: register names for %REG (probe_regs_<arch>.c). */
+int rt_probe_reg_index(const char *name);
+const char *rt_probe_reg_name(unsigned int index);
+
+#endif /* _TRACE_RETRACE_PROBE_DEF_H */

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests for the kprobe_events parser: every syntax form of the
+ * grammar, every fetch argument and type, and each error with its
+ * errno.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pure_shim.h"
+#include <trace/retrace/probe_def.h>
+
+static int failures;
+
+static void check(const char *name, int cond)
+{
+	printf("%s %s\n", cond ? "ok" : "not ok", name);
+	if (!cond)
+		failures++;
+}
+
+static struct rt_probe_def *parse(const char *line)
+{
+	struct rt_probe_def *d;
+	const char *err;
+	int ret = rt_probe_parse(line, &d, &err);
+
+	if (ret) {
+		printf("# '%s': %d %s\n", line, ret, err);
+		return NULL;
+	}
+	return d;
+}
+
+static void test_heads(void)
+{
+	struct rt_probe_def *d;
+
+	d = parse("p:myprobe do_sys_open");
+	check("probe p:EVENT SYM", d && d->cmd == 'p' &&
+	      !strcmp(d->group, "kprobes") && !strcmp(d->event, "myprobe") &&
+	      !strcmp(d->sym, "do_sys_open") && !d->offset && !d->mod &&
+	      !d->nr_args);
+	rt_probe_def_free(d);
+
+	d = parse("p:grp/ev vfs_read+0x10");
+	check("probe p:GRP/EVENT SYM+offs", d && !strcmp(d->group, "grp") &&
+	      !strcmp(d->event, "ev") && d->offset == 16);
+	rt_probe_def_free(d);
+
+	d = parse("p vfs_read+12");
+	check("probe generated name", d && !strcmp(d->event, "p_vfs_read_12") &&
+	      !strcmp(d->group, "kprobes"));
+	rt_probe_def_free(d);
+
+	d = parse("r do_sys_open");
+	check("probe r generated name", d && d->cmd == 'r' &&
+	      !strcmp(d->event, "r_do_sys_open_0"));
+	rt_probe_def_free(d);
+
+	d = parse("r:rp do_sys_open+0 $retval");
+	check("probe r SYM+0", d && !d->offset && d->nr_args == 1 &&
+	      d->args[0].base == RT_FETCH_RETVAL &&
+	      !strcmp(d->args[0].name, "$retval"));
+	rt_probe_def_free(d);
+
+	d = parse("p rt_func_test:rt_func_test_leaf");
+	check("probe MOD:SYM", d && !strcmp(d->mod, "rt_func_test") &&
+	      !strcmp(d->sym, "rt_func_test_leaf") &&
+	      !strcmp(d->event, "p_rt_func_test_rt_func_test_leaf_0"));
+	rt_probe_def_free(d);
+
+	d = parse("p 0xffffffff81000000");
+	check("probe MEMADDR", d && !d->sym && d->addr == 0xffffffff81000000UL &&
+	      !strcmp(d->event, "p_0xffffffff81000000"));
+	rt_probe_def_free(d);
+
+	d = parse("p foo.isra.0");
+	check("probe dotted symbol", d && !strcmp(d->sym, "foo.isra.0") &&
+	      !strcmp(d->event, "p_foo_isra_0_0"));
+	rt_probe_def_free(d);
+
+	d = parse("-:myprobe");
+	check("probe -:EVENT", d && d->cmd == '-' && !strcmp(d->event, "myprobe") &&
+	      !strcmp(d->group, "kprobes"));
+	rt_probe_def_free(d);
+
+	d = parse("-:g/e");
+	check("probe -:GRP/EVENT", d && !strcmp(d->group, "g"));
+	rt_probe_def_free(d);
+
+	d = parse("   \t ");
+	check("probe blank line", !d);
+	d = parse("# a comment");
+	check("probe comment", !d);
+	d = parse("  p:x   f   %di   ");
+	check("probe extra spaces", d && d->nr_args == 1);
+	rt_probe_def_free(d);
+}
+
+static void test_args(void)
+{
+	struct rt_probe_def *d;
+	struct rt_probe_arg *a;
+
+	d = parse("p:myprobe do_sys_open dfd=%ax filename=%dx flags=%cx mode=+4($stack)");
+	check("probe spec example", d && d->nr_args == 4);
+	if (d) {
+		a = d->args;
+		check("arg %ax", !strcmp(a[0].name, "dfd") &&
+		      a[0].base == RT_FETCH_REG && a[0].reg == 10 &&
+		      a[0].type == RT_TYPE_U64 && a[0].size == 8 && !a[0].nr_deref);
+		check("arg %dx and %cx", a[1].reg == 12 && a[2].reg == 11);
+		check("arg +4($stack)", a[3].base == RT_FETCH_STACKP &&
+		      a[3].nr_deref == 1 && a[3].deref[0] == 4);
+	}
+	rt_probe_def_free(d);
+
+	d = parse("p f %rdi %r8 %sp %rip %flags %orig_ax");
+	check("arg register spellings", d && d->args[0].reg == 14 &&
+	      d->args[1].reg == 9 && d->args[2].reg == 19 &&
+	      d->args[3].reg == 16 && d->args[4].reg == 18 &&
+	      d->args[5].reg == 15 && !strcmp(d->args[0].name, "%rdi"));
+	rt_probe_def_free(d);
+
+	d = parse("p f $stack $stack0 $stack3 @0x1000 @jiffies @sym+8 @sym-0x10");
+	if (d) {
+		a = d->args;
+		check("arg $stack", a[0].base == RT_FETCH_STACKP && !a[0].nr_deref);
+		check("arg $stack0/$stack3", a[1].nr_deref == 1 &&
+		      !a[1].deref[0] && a[2].deref[0] == 24);
+		check("arg @ADDR", a[3].base == RT_FETCH_IMM &&
+		      a[3].imm == 0x1000 && a[3].nr_deref == 1 && !a[3].deref[0]);
+		check("arg @SYM", a[4].base == RT_FETCH_SYM &&
+		      !strcmp(a[4].sym, "jiffies") && !a[4].imm);
+		check("arg @SYM+offs @SYM-offs", a[5].imm == 8 &&
+		      (long)a[6].imm == -16 && !strcmp(a[6].sym, "sym"));
+	} else {
+		check("arg stack and memory forms", 0);
+	}
+	rt_probe_def_free(d);
+
+	d = parse("p f x=+8(-4(+0x10(%di))):s32");
+	if (d) {
+		a = d->args;
+		check("arg nested derefs, innermost first",
+		      a->nr_deref == 3 && a->deref[0] == 16 &&
+		      a->deref[1] == -4 && a->deref[2] == 8 &&
+		      a->type == RT_TYPE_S32 && a->size == 4 && a->is_signed &&
+		      !strcmp(a->name, "x"));
+	} else {
+		check("arg nested derefs", 0);
+	}
+	rt_probe_def_free(d);
+
+	d = parse("p f +8(+8($stack2))");
+	check("arg nested on $stackN", d && d->args[0].nr_deref == 3 &&
+	      d->args[0].deref[0] == 16 && d->args[0].deref[2] == 8 &&
+	      !strcmp(d->args[0].name, "+8(+8($stack2))"));
+	rt_probe_def_free(d);
+}
+
+static void test_types(void)
+{
+	static const struct { const char *t; int type, size, sgn; } t[] = {
+		{ "u8", RT_TYPE_U8, 1, 0 }, { "u16", RT_TYPE_U16, 2, 0 },
+		{ "u32", RT_TYPE_U32, 4, 0 }, { "u64", RT_TYPE_U64, 8, 0 },
+		{ "s8", RT_TYPE_S8, 1, 1 }, { "s16", RT_TYPE_S16, 2, 1 },
+		{ "s32", RT_TYPE_S32, 4, 1 }, { "s64", RT_TYPE_S64, 8, 1 },
+		{ "string", RT_TYPE_STRING, 0, 0 },
+	};
+	struct rt_probe_def *d;
+	char line[64], name[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(line, sizeof(line), "p f a=%%di:%s", t[i].t);
+		d = parse(line);
+		snprintf(name, sizeof(name), "type %s", t[i].t);
+		check(name, d && d->args[0].type == t[i].type &&
+		      d->args[0].size == t[i].size &&
+		      d->args[0].is_signed == t[i].sgn);
+		rt_probe_def_free(d);
+	}
+	d = parse("p f %di:b4@3/32 +0(%si):b1@0/8 %dx:b64@0/64");
+	check("type bitfields", d && d->args[0].type == RT_TYPE_BITFIELD &&
+	      d->args[0].bf_width == 4 && d->args[0].bf_offset == 3 &&
+	      d->args[0].size == 4 && d->args[1].size == 1 &&
+	      d->args[2].bf_width == 64 && !strcmp(d->args[0].name, "%di"));
+	rt_probe_def_free(d);
+	d = parse("p f +0(%di):string @jiffies:u32");
+	check("type string via deref, typed @SYM",
+	      d && d->args[0].type == RT_TYPE_STRING &&
+	      d->args[1].type == RT_TYPE_U32);
+	rt_probe_def_free(d);
+}
+
+static void test_errors(void)
+{
+	static const struct { const char *l; int err; } t[] = {
+		{ "x f", -EINVAL }, { "p:", -EINVAL }, { "pp f", -EINVAL },
+		{ "p", -EINVAL }, { "-", -EINVAL }, { "-:e f", -EINVAL },
+		{ "p:1ev f", -EINVAL }, { "p:g/ f", -EINVAL },
+		{ "p:/e f", -EINVAL }, { "p:g/e/x f", -EINVAL },
+		{ "p:e f+", -EINVAL }, { "p:e f+x", -EINVAL },
+		{ "p:e f-4", -EINVAL }, { "p:e 0xzz", -EINVAL },
+		{ "p:e a:b:c", -EINVAL }, { "p:e :f", -EINVAL },
+		{ "r:e f+4", -EINVAL }, { "r:e 0x1000", -EINVAL },
+		{ "p:e f $retval", -EINVAL }, { "p:e f %xx", -EINVAL },
+		{ "p:e f %eax", -EINVAL }, { "p:e f %rcs", -EINVAL },
+		{ "p:e f %", -EINVAL }, { "p:e f x=%di:u128", -EINVAL },
+		{ "p:e f %di:", -EINVAL }, { "p:e f %di:b0@0/32", -EINVAL },
+		{ "p:e f %di:b33@0/32", -EINVAL },
+		{ "p:e f %di:b4@30/32", -EINVAL },
+		{ "p:e f %di:b4@0/24", -EINVAL }, { "p:e f %di:b4@/32", -EINVAL },
+		{ "p:e f %di:b4", -EINVAL }, { "p:e f +4(%di", -EINVAL },
+		{ "p:e f +4%di)", -EINVAL }, { "p:e f +4(%di))", -EINVAL },
+		{ "p:e f +(%di)", -EINVAL }, { "p:e f +x(%di)", -EINVAL },
+		{ "p:e f 4(%di)", -EINVAL }, { "p:e f $stackx", -EINVAL },
+		{ "p:e f $stack0x8", -EINVAL }, { "p:e f $stack99999", -EINVAL },
+		{ "p:e f @", -EINVAL }, { "p:e f @sym+", -EINVAL },
+		{ "p:e f @0xg", -EINVAL }, { "p:e f 1=%di", -EINVAL },
+		{ "p:e f =%di", -EINVAL }, { "p:e f a=", -EINVAL },
+		{ "p:e f a=%di a=%si", -EINVAL }, { "p:e f %di %di", -EINVAL },
+		{ "p:e f common_pid=%di", -EINVAL },
+		{ "p:e f __probe_ip=%di", -EINVAL }, { "p:e f plain", -EINVAL },
+		{ "p:e f 1234", -EINVAL }, { "p:e f +0(+0())", -EINVAL },
+		{ "p:e f a=%di=%si", -EINVAL },
+	};
+	struct rt_probe_def *d;
+	const char *err;
+	char name[128];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		d = (void *)1;
+		ret = rt_probe_parse(t[i].l, &d, &err);
+		snprintf(name, sizeof(name), "error '%s' -> %d (%s)", t[i].l,
+			 ret, err ? err : "");
+		check(name, ret == t[i].err && !d && err);
+	}
+}
+
+static void test_limits(void)
+{
+	char *line = malloc(RT_PROBE_MAX_LINE + 64);
+	struct rt_probe_def *d;
+	const char *err;
+	unsigned int i, n;
+	int ret;
+
+	n = sprintf(line, "p:e f");
+	for (i = 0; i < RT_PROBE_MAX_ARGS; i++)
+		n += sprintf(line + n, " a%u=%%di", i);
+	d = parse(line);
+	check("limit 128 arguments", d && d->nr_args == RT_PROBE_MAX_ARGS);
+	rt_probe_def_free(d);
+	sprintf(line + n, " z=%%si");
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit 129 arguments is E2BIG", ret == -E2BIG && !d);
+
+	memset(line, ' ', RT_PROBE_MAX_LINE + 1);
+	memcpy(line, "p f", 3);
+	line[RT_PROBE_MAX_LINE + 1] = 0;
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit line length", ret == -E2BIG && !d);
+
+	/* Deep nesting is a loop, not recursion. */
+	n = sprintf(line, "p f x=");
+	for (i = 0; i < 500; i++)
+		n += sprintf(line + n, "+1(");
+	n += sprintf(line + n, "%%di");
+	for (i = 0; i < 500; i++)
+		line[n++] = ')';
+	line[n] = 0;
+	d = parse(line);
+	check("limit 500 nested derefs", d && d->args[0].nr_deref == 500);
+	rt_probe_def_free(d);
+
+	n = sprintf(line, "p:");
+	memset(line + n, 'e', RT_PROBE_MAX_NAME);
+	strcpy(line + n + RT_PROBE_MAX_NAME, " f");
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit event name length", ret == -EINVAL && !d);
+	n = sprintf(line, "p ");
+	memset(line + n, 's', 100);
+	strcpy(line + n + 100, "+1");
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit generated name length", ret == -EINVAL && !d);
+	free(line);
+}
+
+int main(void)
+{
+	test_heads();
+	test_args();
+	test_types();
+	test_errors();
+	test_limits();
+	printf("# probe_test: %d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}

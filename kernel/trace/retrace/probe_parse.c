@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobe_events grammar:
+ *
+ *   p[:[GRP/]EVENT] [MOD:]SYM[+offs]|MEMADDR [FETCHARGS]
+ *   r[:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]
+ *   -:[GRP/]EVENT
+ *
+ * Each fetch argument is [NAME=]FETCH[:TYPE] where FETCH is %REG,
+ * @ADDR, @SYM[+|-offs], $stackN, $stack, $retval, or +|-offs(FETCH)
+ * nested to any depth.  Nesting is parsed with a loop over the prefix,
+ * never by recursion, so a hostile line cannot exhaust the stack.
+ *
+ * Syntax only: symbols and addresses are checked by the kernel side
+ * when it registers the probe.  Pure C, also built as a host program.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#else
+#include <stdio.h>
+#include "pure_shim.h"
+#endif
+#include <trace/retrace/probe_def.h>
+
+#define RT_PROBE_DEFAULT_GROUP	"kprobes"
+
+struct rt_pparse {
+	const char	*err;
+};
+
+static int rt_pp_fail(struct rt_pparse *p, int ret, const char *why)
+{
+	if (!p->err)
+		p->err = why;
+	return ret;
+}
+
+static bool rt_pp_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool rt_pp_ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n >= RT_PROBE_MAX_NAME)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '_' || (i && c >= '0' && c <= '9')))
+			return false;
+	}
+	return true;
+}
+
+/* Symbols may also hold '.', as in "foo.isra.0" or "foo.cold". */
+static bool rt_pp_symbol(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n >= 128 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '_' || c == '.' || (c >= '0' && c <= '9')))
+			return false;
+	}
+	return true;
+}
+
+/* Unsigned decimal or 0x hex filling exactly [s, s + n). */
+static bool rt_pp_number(const char *s, size_t n, unsigned long *out)
+{
+	unsigned long v = 0, base = 10, d;
+	size_t i = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		char c = s[i] | 0x20;
+
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return false;
+		if (v > (~0UL - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+static char *rt_pp_dup(struct rt_pparse *p, const char *s, size_t n)
+{
+	char *d = kstrndup(s, n, GFP_KERNEL);
+
+	if (!d)
+		rt_pp_fail(p, -ENOMEM, "out of memory");
+	return d;
+}
+
+static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
+		      const char *t)
+{
+	static const struct { const char *name; unsigned char type, size, sgn; }
+	types[] = {
+		{ "u8", RT_TYPE_U8, 1, 0 }, { "u16", RT_TYPE_U16, 2, 0 },
+		{ "u32", RT_TYPE_U32, 4, 0 }, { "u64", RT_TYPE_U64, 8, 0 },
+		{ "s8", RT_TYPE_S8, 1, 1 }, { "s16", RT_TYPE_S16, 2, 1 },
+		{ "s32", RT_TYPE_S32, 4, 1 }, { "s64", RT_TYPE_S64, 8, 1 },
+		{ "string", RT_TYPE_STRING, 0, 0 },
+	};
+	unsigned long w, o, c;
+	const char *at, *sl;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (!strcmp(t, types[i].name)) {
+			a->type = types[i].type;
+			a->size = types[i].size;
+			a->is_signed = types[i].sgn;
+			return 0;
+		}
+	}
+	/* b<width>@<offset>/<container> */
+	at = strchr(t, '@');
+	sl = at ? strchr(at, '/') : NULL;
+	if (t[0] != 'b' || !at || !sl ||
+	    !rt_pp_number(t + 1, at - t - 1, &w) ||
+	    !rt_pp_number(at + 1, sl - at - 1, &o) ||
+	    !rt_pp_number(sl + 1, strlen(sl + 1), &c))
+		return rt_pp_fail(p, -EINVAL, "unknown type");
+	if (c != 8 && c != 16 && c != 32 && c != 64)
+		return rt_pp_fail(p, -EINVAL, "bitfield container must be 8, 16, 32 or 64");
+	if (!w || w > c || o >= c || o + w > c)
+		return rt_pp_fail(p, -EINVAL, "bitfield does not fit its container");
+	a->type = RT_TYPE_BITFIELD;
+	a->size = c / 8;
+	a->bf_width = w;
+	a->bf_offset = o;
+	return 0;
+}
+
+/* Append a memory read at @off to the deref list (innermost first). */
+static int rt_pp_deref(struct rt_pparse *p, struct rt_probe_arg *a, long off,
+		       unsigned int room)
+{
+	if (!a->deref) {
+		a->deref = kcalloc(room, sizeof(*a->deref), GFP_KERNEL);
+		if (!a->deref)
+			return rt_pp_fail(p, -ENOMEM, "out of memory");
+	}
+	a->deref[a->nr_deref++] = off;
+	return 0;
+}
+
+/* The innermost part: %REG, $stack[N], $retval, @ADDR or @SYM[+|-off]. */
+static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
+		      const char *s, size_t n, char cmd, unsigned int room)
+{
+	unsigned long v;
+	char reg[16];
+	int idx;
+
+	if (n > 1 && s[0] == '%') {
+		if (n - 1 >= sizeof(reg))
+			return rt_pp_fail(p, -EINVAL, "unknown register");
+		memcpy(reg, s + 1, n - 1);
+		reg[n - 1] = '\0';
+		idx = rt_probe_reg_index(reg);
+		if (idx < 0)
+			return rt_pp_fail(p, -EINVAL, "unknown register");
+		a->base = RT_FETCH_REG;
+		a->reg = idx;
+		return 0;
+	}
+	if (n == 7 && !strncmp(s, "$retval", 7)) {
+		if (cmd != 'r')
+			return rt_pp_fail(p, -EINVAL, "$retval is only for return probes");
+		a->base = RT_FETCH_RETVAL;
+		return 0;
+	}
+	if (n >= 6 && !strncmp(s, "$stack", 6)) {
+		a->base = RT_FETCH_STACKP;
+		if (n == 6)
+			return 0;
+		/* Decimal only: "$stack0x8" is a typo, not entry 8. */
+		if (!rt_pp_number(s + 6, n - 6, &v) || v > 4096 ||
+		    memchr(s + 6, 'x', n - 6) || memchr(s + 6, 'X', n - 6))
+			return rt_pp_fail(p, -EINVAL, "bad $stack index");
+		return rt_pp_deref(p, a, v * sizeof(unsigned long), room);
+	}
+	if (n > 1 && s[0] == '@') {
+		const char *off = NULL;
+		size_t i;
+
+		if (s[1] >= '0' && s[1] <= '9') {
+			if (!rt_pp_number(s + 1, n - 1, &v))
+				return rt_pp_fail(p, -EINVAL, "bad address");
+			a->base = RT_FETCH_IMM;
+			a->imm = v;
+			return rt_pp_deref(p, a, 0, room);
+		}
+		for (i = 1; i < n; i++) {
+			if (s[i] == '+' || s[i] == '-') {
+				off = s + i;
+				break;
+			}
+		}
+		if (!rt_pp_symbol(s + 1, (off ? off : s + n) - s - 1))
+			return rt_pp_fail(p, -EINVAL, "bad symbol");
+		v = 0;
+		if (off && !rt_pp_number(off + 1, s + n - off - 1, &v))
+			return rt_pp_fail(p, -EINVAL, "bad symbol offset");
+		a->base = RT_FETCH_SYM;
+		a->imm = off && *off == '-' ? -v : v;
+		a->sym = rt_pp_dup(p, s + 1, (off ? off : s + n) - s - 1);
+		if (!a->sym)
+			return -ENOMEM;
+		return rt_pp_deref(p, a, 0, room);
+	}
+	return rt_pp_fail(p, -EINVAL, "unknown fetch argument");
+}
+
+static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
+		     const char *tok, char cmd)
+{
+	const char *eq, *colon, *f, *end, *q;
+	unsigned int nprefix = 0, room, i;
+	long *prefix = NULL;
+	unsigned long off;
+	size_t n;
+	int ret;
+
+	/* NAME= */
+	eq = strchr(tok, '=');
+	f = tok;
+	if (eq) {
+		if (!rt_pp_ident(tok, eq - tok))
+			return rt_pp_fail(p, -EINVAL, "bad argument name");
+		f = eq + 1;
+	}
+	/* :TYPE */
+	colon = strrchr(f, ':');
+	end = colon ? colon : f + strlen(f);
+	if (end == f)
+		return rt_pp_fail(p, -EINVAL, "empty fetch argument");
+	a->type = RT_TYPE_U64;
+	a->size = 8;
+	if (colon) {
+		ret = rt_pp_type(p, a, colon + 1);
+		if (ret)
+			return ret;
+	}
+	if (eq)
+		a->name = rt_pp_dup(p, tok, eq - tok);
+	else if (end - f < RT_PROBE_MAX_NAME)
+		a->name = rt_pp_dup(p, f, end - f);
+	else
+		return rt_pp_fail(p, -EINVAL, "argument too long to be its own name");
+	if (!a->name)
+		return -ENOMEM;
+	if (!strncmp(a->name, "common_", 7) || !strncmp(a->name, "__probe_", 8))
+		return rt_pp_fail(p, -EINVAL, "reserved argument name");
+
+	/* Count the +|-offs( prefixes, outermost first. */
+	for (q = f; q < end && (*q == '+' || *q == '-'); nprefix++) {
+		const char *paren = memchr(q, '(', end - q);
+
+		if (!paren)
+			return rt_pp_fail(p, -EINVAL, "missing '(' after offset");
+		q = paren + 1;
+	}
+	/* The base is what is left once the same number of ')' are gone. */
+	n = end - q;
+	for (i = 0; i < nprefix; i++) {
+		if (!n || q[n - 1] != ')')
+			return rt_pp_fail(p, -EINVAL, "unbalanced parentheses");
+		n--;
+	}
+	if (memchr(q, '(', n) || memchr(q, ')', n))
+		return rt_pp_fail(p, -EINVAL, "unbalanced parentheses");
+
+	room = nprefix + 1;
+	if (nprefix) {
+		prefix = kcalloc(nprefix, sizeof(*prefix), GFP_KERNEL);
+		if (!prefix)
+			return rt_pp_fail(p, -ENOMEM, "out of memory");
+	}
+	for (q = f, i = 0; i < nprefix; i++) {
+		const char *paren = strchr(q, '(');
+
+		if (!rt_pp_number(q + 1, paren - q - 1, &off)) {
+			kfree(prefix);
+			return rt_pp_fail(p, -EINVAL, "bad offset");
+		}
+		prefix[i] = *q == '-' ? -(long)off : (long)off;
+		q = paren + 1;
+	}
+	ret = rt_pp_base(p, a, q, n, cmd, room);
+	/* Innermost deref first: the prefixes in reverse order. */
+	for (i = nprefix; !ret && i > 0; i--)
+		ret = rt_pp_deref(p, a, prefix[i - 1], room);
+	kfree(prefix);
+	return ret;
+}
+
+/* Split "[GRP/]EVENT". */
+static int rt_pp_event(struct rt_pparse *p, struct rt_probe_def *d,
+		       const char *s, size_t n)
+{
+	const char *slash = memchr(s, '/', n);
+	const char *ev = slash ? slash + 1 : s;
+
+	if (slash && !rt_pp_ident(s, slash - s))
+		return rt_pp_fail(p, -EINVAL, "bad group name");
+	if (!rt_pp_ident(ev, s + n - ev))
+		return rt_pp_fail(p, -EINVAL, "bad event name");
+	d->group = slash ? rt_pp_dup(p, s, slash - s) :
+			   rt_pp_dup(p, RT_PROBE_DEFAULT_GROUP,
+				     strlen(RT_PROBE_DEFAULT_GROUP));
+	d->event = rt_pp_dup(p, ev, s + n - ev);
+	return d->group && d->event ? 0 : -ENOMEM;
+}
+
+static int rt_pp_target(struct rt_pparse *p, struct rt_probe_def *d,
+			const char *t)
+{
+	const char *colon = strchr(t, ':'), *plus, *sym = t;
+	unsigned long off = 0;
+
+	if (t[0] >= '0' && t[0] <= '9') {
+		if (!rt_pp_number(t, strlen(t), &d->addr))
+			return rt_pp_fail(p, -EINVAL, "bad address");
+		if (d->cmd == 'r')
+			return rt_pp_fail(p, -EINVAL, "return probes need a symbol");
+		return 0;
+	}
+	if (colon) {
+		if (!rt_pp_symbol(t, colon - t) || strchr(colon + 1, ':'))
+			return rt_pp_fail(p, -EINVAL, "bad module name");
+		d->mod = rt_pp_dup(p, t, colon - t);
+		if (!d->mod)
+			return -ENOMEM;
+		sym = colon + 1;
+	}
+	plus = strchr(sym, '+');
+	if (!rt_pp_symbol(sym, (plus ? plus : sym + strlen(sym)) - sym))
+		return rt_pp_fail(p, -EINVAL, "bad symbol");
+	if (plus && !rt_pp_number(plus + 1, strlen(plus + 1), &off))
+		return rt_pp_fail(p, -EINVAL, "bad offset");
+	if (d->cmd == 'r' && off)
+		return rt_pp_fail(p, -EINVAL, "return probes take no offset");
+	d->offset = off;
+	d->sym = rt_pp_dup(p, sym, (plus ? plus : sym + strlen(sym)) - sym);
+	return d->sym ? 0 : -ENOMEM;
+}
+
+/* "p_do_sys_open_0", "r_mod_sym_0", "p_0xffffffff81000000". */
+static int rt_pp_gen_name(struct rt_pparse *p, struct rt_probe_def *d)
+{
+	char buf[RT_PROBE_MAX_NAME + 1];
+	int n;
+	char *c;
+
+	if (d->sym)
+		n = snprintf(buf, sizeof(buf), "%c_%s%s%s_%lu", d->cmd,
+			     d->mod ? d->mod : "", d->mod ? "_" : "", d->sym,
+			     d->offset);
+	else
+		n = snprintf(buf, sizeof(buf), "%c_0x%lx", d->cmd, d->addr);
+	if (n >= RT_PROBE_MAX_NAME)
+		return rt_pp_fail(p, -EINVAL, "generated event name too long; name the event");
+	for (c = buf; *c; c++)
+		if (*c == '.' || *c == '-')
+			*c = '_';
+	d->group = rt_pp_dup(p, RT_PROBE_DEFAULT_GROUP,
+			     strlen(RT_PROBE_DEFAULT_GROUP));
+	d->event = rt_pp_dup(p, buf, n);
+	return d->group && d->event ? 0 : -ENOMEM;
+}
+
+/**
+ * rt_probe_def_free - release a parsed definition
+ * @d: from rt_probe_parse(), or NULL
+ */
+void rt_probe_def_free(struct rt_probe_def *d)
+{
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nr_args; i++) {
+		kfree(d->args[i].name);
+		kfree(d->args[i].sym);
+		kfree(d->args[i].deref);
+	}
+	kfree(d->args);
+	kfree(d->args_text);
+	kfree(d->group);
+	kfree(d->event);
+	kfree(d->mod);
+	kfree(d->sym);
+	kfree(d);
+}
+
+/* The next white-space separated token after *@s, or NULL. */
+static const char *rt_pp_token(const char **s, size_t *len)
+{
+	const char *t = *s;
+
+	while (rt_pp_space(*t))
+		t++;
+	if (!*t)
+		return NULL;
+	*s = t;
+	while (**s && !rt_pp_space(**s))
+		(*s)++;
+	*len = *s - t;
+	return t;
+}
+
+/**
+ * rt_probe_parse - parse one line written to kprobe_events
+ * @line: the line, NUL-terminated, without its newline
+ * @out: the definition; NULL for a blank line or a '#' comment
+ * @err: on failure, a short reason (static text)
+ *
+ * Return: 0, -EINVAL for a syntax error, -E2BIG for more than
+ * RT_PROBE_MAX_ARGS arguments or a line over RT_PROBE_MAX_LINE bytes,
+ * or -ENOMEM.
+ */
+int rt_probe_parse(const char *line, struct rt_probe_def **out,
+		   const char **err)
+{
+	struct rt_pparse p = { NULL };
+	const char *s = line, *t, *rest;
+	unsigned int nargs = 0, i, j;
+	struct rt_probe_def *d;
+	size_t n;
+	char *buf;
+	int ret;
+
+	*out = NULL;
+	*err = NULL;
+	if (strnlen(line, RT_PROBE_MAX_LINE + 1) > RT_PROBE_MAX_LINE) {
+		*err = "line too long";
+		return -E2BIG;
+	}
+	t = rt_pp_token(&s, &n);
+	if (!t || t[0] == '#')
+		return 0;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	ret = -EINVAL;
+	d->cmd = t[0];
+	if ((d->cmd != 'p' && d->cmd != 'r' && d->cmd != '-') ||
+	    (n > 1 && t[1] != ':') || n == 2) {
+		rt_pp_fail(&p, ret, "expected p, r or -");
+		goto fail;
+	}
+	if (n > 2) {
+		ret = rt_pp_event(&p, d, t + 2, n - 2);
+		if (ret)
+			goto fail;
+	}
+	if (d->cmd == '-') {
+		ret = -EINVAL;
+		if (!d->event || rt_pp_token(&s, &n)) {
+			rt_pp_fail(&p, ret, "'-' takes only :[GRP/]EVENT");
+			goto fail;
+		}
+		*out = d;
+		return 0;
+	}
+
+	t = rt_pp_token(&s, &n);
+	ret = -EINVAL;
+	if (!t) {
+		rt_pp_fail(&p, ret, "missing probe point");
+		goto fail;
+	}
+	ret = -ENOMEM;
+	buf = rt_pp_dup(&p, t, n);
+	if (!buf)
+		goto fail;
+	ret = rt_pp_target(&p, d, buf);
+	kfree(buf);
+	if (ret)
+		goto fail;
+	if (!d->event) {
+		ret = rt_pp_gen_name(&p, d);
+		if (ret)
+			goto fail;
+	}
+
+	for (rest = s; rt_pp_token(&rest, &n); nargs++)
+		;
+	/* The arguments as written, for the kprobe_events listing. */
+	while (rt_pp_space(*s))
+		s++;
+	for (n = strlen(s); n && rt_pp_space(s[n - 1]); n--)
+		;
+	ret = -ENOMEM;
+	d->args_text = rt_pp_dup(&p, s, n);
+	if (!d->args_text)
+		goto fail;
+	if (nargs > RT_PROBE_MAX_ARGS) {
+		ret = rt_pp_fail(&p, -E2BIG, "too many arguments");
+		goto fail;
+	}
+	if (nargs) {
+		ret = -ENOMEM;
+		d->args = kcalloc(nargs, sizeof(*d->args), GFP_KERNEL);
+		if (!d->args)
+			goto fail;
+	}
+	for (i = 0; i < nargs; i++) {
+		struct rt_probe_arg *a = &d->args[i];
+
+		t = rt_pp_token(&s, &n);
+		ret = -ENOMEM;
+		buf = rt_pp_dup(&p, t, n);
+		if (!buf)
+			goto fail;
+		d->nr_args++;
+		ret = rt_pp_arg(&p, a, buf, d->cmd);
+		kfree(buf);
+		if (ret)
+			goto fail;
+		for (j = 0; j < i; j++) {
+			if (!strcmp(d->args[j].name, a->name)) {
+				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
+				goto fail;
+			}
+		}
+	}
+	*out = d;
+	return 0;
+fail:
+	*err = p.err ? p.err : "out of memory";
+	rt_probe_def_free(d);
+	return ret;
+}
+
+/**
+ * rt_probe_def_format - a definition as kprobe_events lists it
+ * @d: parsed definition (not a '-' line)
+ * @buf: output
+ * @size: bytes at @buf
+ *
+ * "p:GRP/EVENT [MOD:]SYM+OFFS ARGS" or "p:GRP/EVENT 0xADDR ARGS", the
+ * arguments as they were written.  Parsing the result gives back the
+ * same definition.
+ *
+ * Return: the length the full text needs, as snprintf().
+ */
+int rt_probe_def_format(const struct rt_probe_def *d, char *buf, size_t size)
+{
+	if (!d->sym)
+		return snprintf(buf, size, "%c:%s/%s 0x%lx%s%s", d->cmd,
+				d->group, d->event, d->addr,
+				*d->args_text ? " " : "", d->args_text);
+	return snprintf(buf, size, "%c:%s/%s %s%s%s+%lu%s%s", d->cmd, d->group,
+			d->event, d->mod ? d->mod : "", d->mod ? ":" : "",
+			d->sym, d->offset, *d->args_text ? " " : "",
+			d->args_text);
+}
