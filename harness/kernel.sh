@@ -29,7 +29,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	if [ "$(flavour)" = ref ]; then
 		wants="CONFIG_FUNCTION_TRACER=y CONFIG_DYNAMIC_FTRACE=y CONFIG_KPROBE_EVENTS=y"
 	else
-		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
+		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
 		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
 			die "upstream tracing is still enabled in $OBJ/.config"
 		fi

@@ -41,6 +41,7 @@ static struct rt_tracer *rt_current;
 static unsigned long rt_max_latency;	/* usecs */
 
 static struct rt_event_type *rt_event_types[RT_TYPE_MAX];
+static unsigned int rt_next_type = RT_TYPE_FIRST_DYNAMIC;
 static DEFINE_MUTEX(rt_types_lock);
 
 static struct dentry *rt_dir, *rt_ev_dir;
@@ -181,14 +182,25 @@ int rt_register_event_type(struct rt_event_type *et)
 
 	mutex_lock(&rt_types_lock);
 	if (!et->type) {
-		for (t = RT_TYPE_FIRST_DYNAMIC; t < RT_TYPE_MAX; t++)
+		/*
+		 * Hand numbers out round-robin: records of a type just
+		 * removed may still be in the buffer, and they must not
+		 * be printed by whoever gets the number next.
+		 */
+		unsigned int n = RT_TYPE_MAX - RT_TYPE_FIRST_DYNAMIC, i;
+
+		for (i = 0, t = rt_next_type; i < n; i++) {
 			if (!rt_event_types[t])
 				break;
-		if (t == RT_TYPE_MAX) {
+			if (++t == RT_TYPE_MAX)
+				t = RT_TYPE_FIRST_DYNAMIC;
+		}
+		if (i == n) {
 			ret = -ENOSPC;
 			goto out;
 		}
 		et->type = t;
+		rt_next_type = t + 1 == RT_TYPE_MAX ? RT_TYPE_FIRST_DYNAMIC : t + 1;
 	} else if (et->type >= RT_TYPE_MAX || rt_event_types[et->type]) {
 		ret = -EBUSY;
 		goto out;
@@ -355,6 +367,8 @@ static int __init rt_core_init(void)
 	rt_create_event_files(rt_ev_dir);
 	if (IS_ENABLED(CONFIG_RETRACE_FUNCTION_TRACER))
 		rt_create_function_files(rt_dir);
+	if (IS_ENABLED(CONFIG_RETRACE_KPROBE_EVENTS))
+		rt_create_kprobe_files(rt_dir);
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(rt_buffer) >> 10);
 	return 0;

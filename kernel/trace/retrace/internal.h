@@ -33,6 +33,7 @@ void rt_create_callsite_files(struct dentry *dir);
 void rt_create_filter_files(struct dentry *dir);
 void rt_create_function_files(struct dentry *dir);
 void rt_create_event_files(struct dentry *events);
+void rt_create_kprobe_files(struct dentry *dir);
 
 /* file_operations for a seq_file shown by name##_show, written by @writer. */
 #define RT_SEQ_FOPS(name, writer)					\

@@ -112,17 +112,10 @@ static void rt_print_context(struct seq_buf *s, const struct rt_rb_record *rec,
 	}
 }
 
-/**
- * rt_print_record_ctx - format one record
- * @s: output
- * @rec: the record as read from the buffer
- * @first_ts: timestamp of the first record shown (latency format)
- * @next_ts: timestamp of the record after it, or 0 (latency format)
- *
- * Return: 0, or -EOVERFLOW if @s filled up.
- */
-int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
-			u64 first_ts, u64 next_ts)
+/* rt_print_record_ctx() with the RCU read lock held. */
+static int rt_print_record_rcu(struct seq_buf *s,
+			       const struct rt_rb_record *rec,
+			       u64 first_ts, u64 next_ts)
 {
 	const struct rt_entry *e = (const void *)rec->data;
 	struct rt_print_ctx ctx = { .s = s, .rec = rec, .ent = e,
@@ -168,6 +161,29 @@ int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
 		seq_buf_printf(s, "unknown record type %u", e->type);
 	seq_buf_putc(s, '\n');
 	return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+}
+
+/**
+ * rt_print_record_ctx - format one record
+ * @s: output
+ * @rec: the record as read from the buffer
+ * @first_ts: timestamp of the first record shown (latency format)
+ * @next_ts: timestamp of the record after it, or 0 (latency format)
+ *
+ * A record type's printer may belong to an event being removed; RCU
+ * keeps it alive until the print is done.
+ *
+ * Return: 0, or -EOVERFLOW if @s filled up.
+ */
+int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
+			u64 first_ts, u64 next_ts)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = rt_print_record_rcu(s, rec, first_ts, next_ts);
+	rcu_read_unlock();
+	return ret;
 }
 
 /**

@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe events: kprobe_events defines kprobes and kretprobes whose hits
+ * are recorded as events of the event layer, with the fetch arguments
+ * the definition asks for; kprobe_profile counts hits and misses.
+ *
+ * A probe is registered disabled when it is defined, so every error the
+ * kprobes core can report (no such symbol, not an instruction boundary,
+ * a function kprobes may not probe) comes back from the write that
+ * defined it.  The event's enable file arms and disarms it.  A probe on
+ * MOD:SYM whose module is not loaded is defined without a kprobe and
+ * registered when the module comes, unregistered when it goes.
+ *
+ * Locks, outermost first:
+ *   rt_kp_lock      the probe list; kprobe_events writes, module events
+ *   (event layer)   rt_event_add/remove, and ->set_enabled under its lock
+ *   rt_kp_arm_lock  a probe's ->registered state and its kprobe's
+ *                   enabled state, so a module arriving and the enable
+ *                   file never both act on one probe
+ *   kprobe_mutex    inside register/enable/disable_kprobe()
+ */
+#define pr_fmt(fmt) "retrace: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
+#include <trace/retrace/event.h>
+#include <trace/retrace/probe_def.h>
+#include "internal.h"
+
+/* Fixed fields before the arguments, entry and return probes. */
+enum { RT_KP_ENTRY_META = 3, RT_KP_RET_META = 4 };
+
+struct rt_kprobe {
+	struct rt_event		ev;
+	struct kretprobe	rp;		/* rp.kp for entry probes too */
+	struct rt_probe_def	*def;
+	char			*symbol;	/* "MOD:SYM" or "SYM" for kprobes */
+	unsigned long		*sym_addr;	/* resolved @SYM per argument */
+	struct rt_event_field	*fields;	/* meta fields, then arguments */
+	unsigned int		nr_meta;
+	unsigned int		fault_off;	/* bitmap, one bit per argument */
+	unsigned int		fixed_len;	/* strings are appended here */
+	char			*print_fmt;
+	bool			registered;	/* under rt_kp_arm_lock */
+	unsigned long __percpu	*hits;
+	struct list_head	list;		/* under rt_kp_lock */
+};
+
+static LIST_HEAD(rt_kprobes);
+static DEFINE_MUTEX(rt_kp_lock);
+static DEFINE_MUTEX(rt_kp_arm_lock);
+
+static_assert(sizeof(struct pt_regs) / sizeof(long) > 20);
+
+static bool rt_kp_is_ret(const struct rt_kprobe *tk)
+{
+	return tk->def->cmd == 'r';
+}
+
+/* ---- the hit path -------------------------------------------------------- */
+
+/*
+ * Compute one argument.  Numbers land in *@val; for strings *@val is
+ * the address the string starts at.  Every memory access goes through
+ * copy_from_kernel_nofault(), so a bad address is a fault, not an oops.
+ */
+static bool rt_kp_fetch(const struct rt_probe_arg *a, unsigned long sym_addr,
+			struct pt_regs *regs, u64 *val)
+{
+	unsigned long v, addr;
+	unsigned int i;
+
+	switch (a->base) {
+	case RT_FETCH_REG:
+		v = ((unsigned long *)regs)[a->reg];
+		break;
+	case RT_FETCH_STACKP:
+		v = kernel_stack_pointer(regs);
+		break;
+	case RT_FETCH_RETVAL:
+		v = regs_return_value(regs);
+		break;
+	case RT_FETCH_IMM:
+		v = a->imm;
+		break;
+	default:
+		v = sym_addr + a->imm;
+		break;
+	}
+	for (i = 0; i < a->nr_deref; i++) {
+		addr = v + a->deref[i];
+		if (i + 1 < a->nr_deref) {
+			if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
+				return false;
+			continue;
+		}
+		if (a->type == RT_TYPE_STRING) {
+			v = addr;
+			break;
+		}
+		*val = 0;
+		return !copy_from_kernel_nofault(val, (void *)addr, a->size);
+	}
+	*val = v;
+	return true;
+}
+
+static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
+			unsigned int i, struct pt_regs *regs)
+{
+	const struct rt_probe_arg *a = &tk->def->args[i];
+	const struct rt_event_field *f = &tk->fields[tk->nr_meta + i];
+	u64 v = 0;
+	bool ok = rt_kp_fetch(a, tk->sym_addr[i], regs, &v);
+
+	if (a->type == RT_TYPE_STRING) {
+		unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
+					  RT_EVENT_MAX_RECORD - *len);
+		long n = -EFAULT;
+		u32 loc;
+
+		if (ok && room > 1)
+			n = strncpy_from_kernel_nofault((char *)rec + *len,
+							(void *)(unsigned long)v,
+							room);
+		if (n > 0) {
+			loc = (u32)n << 16 | *len;
+			*len += n;
+		} else {
+			loc = *len;
+			ok = false;
+		}
+		memcpy(rec + f->offset, &loc, sizeof(loc));
+	} else {
+		if (a->type == RT_TYPE_BITFIELD)
+			v = (v >> a->bf_offset) &
+			    (a->bf_width == 64 ? ~0ULL : (1ULL << a->bf_width) - 1);
+		memcpy(rec + f->offset, &v, a->size);	/* little endian */
+	}
+	if (!ok)
+		rec[tk->fault_off + i / 8] |= 1 << (i % 8);
+}
+
+static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
+			 unsigned long ip, unsigned long ret_ip)
+{
+	unsigned long pc = preempt_count();
+	unsigned int len, i, off = sizeof(struct rt_entry);
+	u8 *rec;
+	int n;
+
+	this_cpu_inc(*tk->hits);
+	preempt_disable_notrace();
+	rec = rt_event_open(pc);
+	if (!rec)
+		goto out;
+	memset(rec + off, 0, tk->fixed_len - off);
+	memcpy(rec + off, &ip, sizeof(ip));
+	off += sizeof(ip);
+	if (rt_kp_is_ret(tk)) {
+		memcpy(rec + off, &ret_ip, sizeof(ret_ip));
+		off += sizeof(ret_ip);
+	}
+	n = tk->def->nr_args;
+	memcpy(rec + off, &n, sizeof(n));
+	len = tk->fixed_len;
+	for (i = 0; i < tk->def->nr_args; i++)
+		rt_kp_store(tk, rec, &len, i, regs);
+	rt_event_close(&tk->ev, rec, len, pc);
+out:
+	preempt_enable_notrace();
+}
+
+static int rt_kp_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct rt_kprobe *tk = container_of(kp, struct rt_kprobe, rp.kp);
+
+	rt_kp_record(tk, regs, (unsigned long)kp->addr, 0);
+	return 0;
+}
+NOKPROBE_SYMBOL(rt_kp_pre_handler);
+
+static int rt_kp_ret_handler(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct rt_kprobe *tk;
+
+	if (!rp)
+		return 0;
+	tk = container_of(rp, struct rt_kprobe, rp);
+	rt_kp_record(tk, regs, (unsigned long)rp->kp.addr,
+		     get_kretprobe_retaddr(ri));
+	return 0;
+}
+NOKPROBE_SYMBOL(rt_kp_ret_handler);
+
+/* ---- printing ------------------------------------------------------------ */
+
+static void rt_kp_print_value(struct seq_buf *s, const struct rt_probe_arg *a,
+			      const struct rt_event_field *f, const u8 *rec,
+			      unsigned int len)
+{
+	u64 v = 0;
+
+	if (a->type == RT_TYPE_STRING) {
+		u32 loc;
+		unsigned int o, n;
+
+		memcpy(&loc, rec + f->offset, sizeof(loc));
+		o = loc & 0xffff;
+		n = loc >> 16;
+		if (!n || o + n > len || rec[o + n - 1])
+			seq_buf_puts(s, "(fault)");
+		else
+			seq_buf_printf(s, "\"%s\"", rec + o);
+		return;
+	}
+	memcpy(&v, rec + f->offset, f->size);
+	if (!f->is_signed)
+		seq_buf_printf(s, "%llx", v);
+	else if (f->size == 1)
+		seq_buf_printf(s, "%d", (s8)v);
+	else if (f->size == 2)
+		seq_buf_printf(s, "%d", (s16)v);
+	else if (f->size == 4)
+		seq_buf_printf(s, "%d", (s32)v);
+	else
+		seq_buf_printf(s, "%lld", (s64)v);
+}
+
+static void rt_kp_print(struct rt_print_ctx *ctx)
+{
+	struct rt_event *ev = container_of(ctx->et, struct rt_event, type);
+	struct rt_kprobe *tk = container_of(ev, struct rt_kprobe, ev);
+	const u8 *rec = (const u8 *)ctx->ent;
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long ip, ret_ip;
+	unsigned int i;
+
+	if (ctx->len < tk->fixed_len) {
+		seq_buf_puts(ctx->s, "(truncated record)");
+		return;
+	}
+	memcpy(&ip, rec + sizeof(struct rt_entry), sizeof(ip));
+	if (rt_kp_is_ret(tk)) {
+		memcpy(&ret_ip, rec + sizeof(struct rt_entry) + sizeof(ip),
+		       sizeof(ret_ip));
+		sprint_symbol(sym, ret_ip);
+		seq_buf_printf(ctx->s, "(%s <- ", sym);
+		if (lookup_symbol_name(ip, sym))
+			snprintf(sym, sizeof(sym), "0x%lx", ip);
+		seq_buf_printf(ctx->s, "%s)", sym);
+	} else {
+		sprint_symbol(sym, ip);
+		seq_buf_printf(ctx->s, "(%s)", sym);
+	}
+	for (i = 0; i < tk->def->nr_args; i++) {
+		seq_buf_printf(ctx->s, " %s=", tk->def->args[i].name);
+		if (rec[tk->fault_off + i / 8] & (1 << (i % 8)))
+			seq_buf_puts(ctx->s, "(fault)");
+		else
+			rt_kp_print_value(ctx->s, &tk->def->args[i],
+					  &tk->fields[tk->nr_meta + i], rec,
+					  ctx->len);
+	}
+}
+
+/* ---- arming -------------------------------------------------------------- */
+
+static int rt_kp_arm(struct rt_kprobe *tk, bool on)
+{
+	lockdep_assert_held(&rt_kp_arm_lock);
+	if (!tk->registered)
+		return 0;	/* module not loaded: armed when it comes */
+	if (rt_kp_is_ret(tk))
+		return on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
+	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
+}
+
+static int rt_kp_set_enabled(struct rt_event *ev, bool on)
+{
+	struct rt_kprobe *tk = container_of(ev, struct rt_kprobe, ev);
+	int ret;
+
+	mutex_lock(&rt_kp_arm_lock);
+	ret = rt_kp_arm(tk, on);
+	mutex_unlock(&rt_kp_arm_lock);
+	return ret;
+}
+
+static int rt_kp_register(struct rt_kprobe *tk)
+{
+	struct kprobe *kp = &tk->rp.kp;
+	int ret;
+
+	lockdep_assert_held(&rt_kp_arm_lock);
+	memset(&tk->rp, 0, sizeof(tk->rp));
+	if (tk->def->sym) {
+		kp->symbol_name = tk->symbol;
+		kp->offset = tk->def->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)tk->def->addr;
+	}
+	kp->flags = rt_event_enabled(&tk->ev) ? 0 : KPROBE_FLAG_DISABLED;
+	if (rt_kp_is_ret(tk)) {
+		tk->rp.handler = rt_kp_ret_handler;
+		ret = register_kretprobe(&tk->rp);
+	} else {
+		kp->pre_handler = rt_kp_pre_handler;
+		ret = register_kprobe(kp);
+	}
+	tk->registered = !ret;
+	return ret;
+}
+
+static void rt_kp_unregister(struct rt_kprobe *tk)
+{
+	lockdep_assert_held(&rt_kp_arm_lock);
+	if (!tk->registered)
+		return;
+	if (rt_kp_is_ret(tk))
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+	tk->registered = false;
+}
+
+/* ---- defining ------------------------------------------------------------ */
+
+static const char *rt_kp_type_name(const struct rt_probe_arg *a)
+{
+	static const char * const names[] = {
+		[RT_TYPE_U8] = "u8", [RT_TYPE_U16] = "u16",
+		[RT_TYPE_U32] = "u32", [RT_TYPE_U64] = "u64",
+		[RT_TYPE_S8] = "s8", [RT_TYPE_S16] = "s16",
+		[RT_TYPE_S32] = "s32", [RT_TYPE_S64] = "s64",
+	};
+
+	if (a->type == RT_TYPE_STRING)
+		return "__data_loc char[]";
+	if (a->type == RT_TYPE_BITFIELD)
+		return names[RT_TYPE_U8 + ilog2(a->size)];
+	return names[a->type];
+}
+
+static void rt_kp_free(struct rt_kprobe *tk)
+{
+	if (!tk)
+		return;
+	free_percpu(tk->hits);
+	kfree(tk->print_fmt);
+	kfree(tk->fields);
+	kfree(tk->sym_addr);
+	kfree(tk->symbol);
+	rt_probe_def_free(tk->def);
+	kfree(tk);
+}
+
+/*
+ * Lay the record out: the common header, __probe_ip (or __probe_func
+ * and __probe_ret_ip), __probe_nargs, the fault bitmap, then each
+ * argument at its natural alignment; strings keep a u32 locator there
+ * and their bytes after the fixed part.
+ */
+static int rt_kp_layout(struct rt_kprobe *tk)
+{
+	struct rt_probe_def *d = tk->def;
+	unsigned int off = sizeof(struct rt_entry), i, fmt_len = 0;
+	struct rt_event_field *f;
+	bool ret = rt_kp_is_ret(tk);
+	char *p;
+
+	tk->nr_meta = ret ? RT_KP_RET_META : RT_KP_ENTRY_META;
+	tk->fields = kcalloc(tk->nr_meta + d->nr_args, sizeof(*f), GFP_KERNEL);
+	if (!tk->fields)
+		return -ENOMEM;
+	f = tk->fields;
+	*f++ = (struct rt_event_field){ "unsigned long",
+		ret ? "__probe_func" : "__probe_ip", off, 8, 0, RT_FIELD_INT };
+	off += 8;
+	if (ret) {
+		*f++ = (struct rt_event_field){ "unsigned long",
+			"__probe_ret_ip", off, 8, 0, RT_FIELD_INT };
+		off += 8;
+	}
+	*f++ = (struct rt_event_field){ "int", "__probe_nargs", off, 4, 1,
+					RT_FIELD_INT };
+	off += 4;
+	tk->fault_off = off;
+	*f++ = (struct rt_event_field){ "u8", "__probe_fault[]", off,
+		DIV_ROUND_UP(d->nr_args, 8), 0, RT_FIELD_BYTES };
+	off += DIV_ROUND_UP(d->nr_args, 8);
+
+	for (i = 0; i < d->nr_args; i++, f++) {
+		const struct rt_probe_arg *a = &d->args[i];
+		unsigned int size = a->type == RT_TYPE_STRING ? 4 : a->size;
+
+		off = ALIGN(off, size);
+		*f = (struct rt_event_field){ rt_kp_type_name(a), a->name, off,
+			size, a->is_signed,
+			a->type == RT_TYPE_STRING ? RT_FIELD_STRING : RT_FIELD_INT };
+		off += size;
+		fmt_len += 2 * strlen(a->name) + 32;
+	}
+	tk->fixed_len = ALIGN(off, sizeof(u32));
+	if (tk->fixed_len > RT_EVENT_MAX_RECORD)
+		return -E2BIG;
+
+	/* "(%lx) a=%lx b=\"%s\"", REC->__probe_ip, REC->a, __get_str(b) */
+	tk->print_fmt = kmalloc(fmt_len + 64, GFP_KERNEL);
+	if (!tk->print_fmt)
+		return -ENOMEM;
+	p = tk->print_fmt;
+	p += sprintf(p, ret ? "\"(%%lx <- %%lx)" : "\"(%%lx)");
+	for (i = 0; i < d->nr_args; i++) {
+		const struct rt_probe_arg *a = &d->args[i];
+
+		if (a->type == RT_TYPE_STRING)
+			p += sprintf(p, " %s=\\\"%%s\\\"", a->name);
+		else
+			p += sprintf(p, " %s=%%%s%c", a->name,
+				     a->size == 8 ? "l" : "",
+				     a->is_signed ? 'd' : 'x');
+	}
+	p += sprintf(p, ret ? "\", REC->__probe_ret_ip, REC->__probe_func" :
+			      "\", REC->__probe_ip");
+	for (i = 0; i < d->nr_args; i++)
+		p += sprintf(p, d->args[i].type == RT_TYPE_STRING ?
+			     ", __get_str(%s)" : ", REC->%s", d->args[i].name);
+	return 0;
+}
+
+static bool rt_kp_module_loaded(const char *name)
+{
+	bool ret;
+
+	preempt_disable();
+	ret = find_module(name) != NULL;
+	preempt_enable();
+	return ret;
+}
+
+static struct rt_kprobe *rt_kp_find(const char *group, const char *event)
+{
+	struct rt_kprobe *tk;
+
+	list_for_each_entry(tk, &rt_kprobes, list)
+		if (!strcmp(tk->def->group, group) &&
+		    !strcmp(tk->def->event, event))
+			return tk;
+	return NULL;
+}
+
+/* Check what the parser could not: symbols, offsets, then register. */
+static int rt_kp_create(struct rt_probe_def *d)
+{
+	struct rt_kprobe *tk;
+	unsigned long size, off;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&rt_kp_lock);
+	if (rt_kp_find(d->group, d->event)) {
+		rt_probe_def_free(d);
+		return -EEXIST;
+	}
+	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
+	if (!tk) {
+		rt_probe_def_free(d);
+		return -ENOMEM;
+	}
+	tk->def = d;
+	ret = -ENOMEM;
+	tk->hits = alloc_percpu(unsigned long);
+	tk->sym_addr = kcalloc(max(d->nr_args, 1U), sizeof(long), GFP_KERNEL);
+	if (d->sym)
+		tk->symbol = d->mod ? kasprintf(GFP_KERNEL, "%s:%s", d->mod, d->sym)
+				    : kstrdup(d->sym, GFP_KERNEL);
+	if (!tk->hits || !tk->sym_addr || (d->sym && !tk->symbol))
+		goto fail;
+	for (i = 0; i < d->nr_args; i++) {
+		if (d->args[i].base != RT_FETCH_SYM)
+			continue;
+		tk->sym_addr[i] = kallsyms_lookup_name(d->args[i].sym);
+		ret = -ENOENT;
+		if (!tk->sym_addr[i])
+			goto fail;
+	}
+	ret = rt_kp_layout(tk);
+	if (ret)
+		goto fail;
+
+	/* An offset must stay inside the function it is relative to. */
+	if (d->sym && d->offset && (!d->mod || rt_kp_module_loaded(d->mod))) {
+		unsigned long addr = kallsyms_lookup_name(tk->symbol);
+
+		ret = -ENOENT;
+		if (!addr)
+			goto fail;
+		ret = -EINVAL;
+		if (!kallsyms_lookup_size_offset(addr, &size, &off) ||
+		    d->offset >= size - off)
+			goto fail;
+	}
+
+	tk->ev.system = d->group;
+	tk->ev.name = d->event;
+	tk->ev.fields = tk->fields;
+	tk->ev.nr_fields = tk->nr_meta + d->nr_args;
+	tk->ev.print_fmt = tk->print_fmt;
+	tk->ev.print = rt_kp_print;
+	tk->ev.set_enabled = rt_kp_set_enabled;
+
+	mutex_lock(&rt_kp_arm_lock);
+	if (!d->mod || rt_kp_module_loaded(d->mod))
+		ret = rt_kp_register(tk);
+	else
+		ret = 0;
+	mutex_unlock(&rt_kp_arm_lock);
+	if (ret)
+		goto fail;
+	ret = rt_event_add(&tk->ev);
+	if (ret) {
+		mutex_lock(&rt_kp_arm_lock);
+		rt_kp_unregister(tk);
+		mutex_unlock(&rt_kp_arm_lock);
+		goto fail;
+	}
+	list_add_tail(&tk->list, &rt_kprobes);
+	return 0;
+fail:
+	rt_kp_free(tk);
+	return ret;
+}
+
+static int rt_kp_delete(struct rt_kprobe *tk)
+{
+	int ret;
+
+	lockdep_assert_held(&rt_kp_lock);
+	ret = rt_event_remove(&tk->ev);
+	if (ret)
+		return ret;
+	mutex_lock(&rt_kp_arm_lock);
+	rt_kp_unregister(tk);
+	mutex_unlock(&rt_kp_arm_lock);
+	list_del(&tk->list);
+	rt_kp_free(tk);
+	return 0;
+}
+
+/* echo > kprobe_events: all or nothing. */
+static int rt_kp_delete_all(void)
+{
+	struct rt_kprobe *tk, *n;
+	int ret;
+
+	lockdep_assert_held(&rt_kp_lock);
+	list_for_each_entry(tk, &rt_kprobes, list)
+		if (rt_event_enabled(&tk->ev))
+			return -EBUSY;
+	list_for_each_entry_safe(tk, n, &rt_kprobes, list) {
+		ret = rt_kp_delete(tk);
+		if (ret)
+			return ret;	/* enabled since the check */
+	}
+	return 0;
+}
+
+static int rt_kp_run_line(const char *line)
+{
+	struct rt_probe_def *d;
+	struct rt_kprobe *tk;
+	const char *err;
+	int ret;
+
+	ret = rt_probe_parse(line, &d, &err);
+	if (ret) {
+		pr_debug("kprobe_events: %s: '%s'\n", err, line);
+		return ret;
+	}
+	if (!d)
+		return 0;
+	if (d->cmd != '-')
+		return rt_kp_create(d);
+	tk = rt_kp_find(d->group, d->event);
+	rt_probe_def_free(d);
+	return tk ? rt_kp_delete(tk) : -ENOENT;
+}
+
+/* ---- kprobe_events and kprobe_profile ------------------------------------ */
+
+static void *rt_kp_seq_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&rt_kp_lock);
+	return seq_list_start(&rt_kprobes, *pos);
+}
+
+static void *rt_kp_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &rt_kprobes, pos);
+}
+
+static void rt_kp_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&rt_kp_lock);
+}
+
+static int rt_kp_events_show(struct seq_file *m, void *v)
+{
+	struct rt_kprobe *tk = list_entry(v, struct rt_kprobe, list);
+	int n = rt_probe_def_format(tk->def, NULL, 0);
+	char *buf = kmalloc(n + 1, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	rt_probe_def_format(tk->def, buf, n + 1);
+	seq_printf(m, "%s\n", buf);
+	kfree(buf);
+	return 0;
+}
+
+static int rt_kp_profile_show(struct seq_file *m, void *v)
+{
+	struct rt_kprobe *tk = list_entry(v, struct rt_kprobe, list);
+	unsigned long hits = 0, miss = tk->rp.kp.nmissed;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hits += *per_cpu_ptr(tk->hits, cpu);
+	if (rt_kp_is_ret(tk))
+		miss += tk->rp.nmissed;
+	seq_printf(m, "  %-44s %15lu %15lu\n", tk->def->event, hits, miss);
+	return 0;
+}
+
+static const struct seq_operations rt_kp_events_seq_ops = {
+	.start	= rt_kp_seq_start,
+	.next	= rt_kp_seq_next,
+	.stop	= rt_kp_seq_stop,
+	.show	= rt_kp_events_show,
+};
+
+static const struct seq_operations rt_kp_profile_seq_ops = {
+	.start	= rt_kp_seq_start,
+	.next	= rt_kp_seq_next,
+	.stop	= rt_kp_seq_stop,
+	.show	= rt_kp_profile_show,
+};
+
+static int rt_kp_events_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&rt_kp_lock);
+		ret = rt_kp_delete_all();
+		mutex_unlock(&rt_kp_lock);
+		if (ret)
+			return ret;
+	}
+	return seq_open(file, &rt_kp_events_seq_ops);
+}
+
+/* Each line of a write is one command; the first failure ends it. */
+static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	char *buf, *line, *next;
+	int ret = 0;
+
+	if (cnt > RT_PROBE_MAX_LINE * 4)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	mutex_lock(&rt_kp_lock);
+	for (line = buf; line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ret = rt_kp_run_line(line);
+	}
+	mutex_unlock(&rt_kp_lock);
+	kfree(buf);
+	return ret ? ret : cnt;
+}
+
+static int rt_kp_profile_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &rt_kp_profile_seq_ops);
+}
+
+static const struct file_operations rt_kp_events_fops = {
+	.open		= rt_kp_events_open,
+	.read		= seq_read,
+	.write		= rt_kp_events_write,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+static const struct file_operations rt_kp_profile_fops = {
+	.open		= rt_kp_profile_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+/* ---- modules ------------------------------------------------------------- */
+
+static int rt_kp_module_notify(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct module *mod = data;
+	struct rt_kprobe *tk;
+	int ret;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&rt_kp_lock);
+	mutex_lock(&rt_kp_arm_lock);
+	list_for_each_entry(tk, &rt_kprobes, list) {
+		if (!tk->def->mod || strcmp(tk->def->mod, mod->name))
+			continue;
+		if (val == MODULE_STATE_GOING) {
+			rt_kp_unregister(tk);
+			continue;
+		}
+		ret = rt_kp_register(tk);
+		if (ret)
+			pr_notice("cannot probe %s for event %s: %d\n",
+				  tk->symbol, tk->def->event, ret);
+	}
+	mutex_unlock(&rt_kp_arm_lock);
+	mutex_unlock(&rt_kp_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rt_kp_module_nb = {
+	.notifier_call = rt_kp_module_notify,
+};
+
+void __init rt_create_kprobe_files(struct dentry *dir)
+{
+	debugfs_create_file("kprobe_events", 0644, dir, NULL,
+			    &rt_kp_events_fops);
+	debugfs_create_file("kprobe_profile", 0444, dir, NULL,
+			    &rt_kp_profile_fops);
+	register_module_notifier(&rt_kp_module_nb);
+}

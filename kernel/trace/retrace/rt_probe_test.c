@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selftest helper for kprobe events: a function with arguments of every
+ * kind the fetch arguments can reach (signed and unsigned integers, a
+ * string, a structure with nested pointers and bit fields, a bad
+ * pointer) and a global for @SYM.  Writing N to "run" calls it N times
+ * with fixed values, so the tests know what each probe must record.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+struct rt_probe_test_obj {
+	unsigned int			flags;	/* offset 0 */
+	short				neg;	/* offset 4 */
+	const char			*name;	/* offset 8 */
+	struct rt_probe_test_obj	*next;	/* offset 16 */
+	unsigned char			small;	/* offset 24 */
+};
+
+static struct rt_probe_test_obj rt_probe_test_second = {
+	.flags = 0x12345678, .neg = -300, .name = "second", .small = 7,
+};
+
+static struct rt_probe_test_obj rt_probe_test_first = {
+	.flags = 0xa5c3, .neg = -2, .name = "retrace",
+	.next = &rt_probe_test_second, .small = 200,
+};
+
+unsigned long rt_probe_test_global = 0x1122334455667788UL;
+EXPORT_SYMBOL_GPL(rt_probe_test_global);
+
+static unsigned long rt_probe_test_calls;
+
+/*
+ * Returns a + b + o->small + neg: 0xbfab for the values run passes.
+ * noipa keeps gcc from cloning it with the constants folded in.
+ */
+static noinline __attribute__((__noipa__))
+long rt_probe_test_target(long a, unsigned int b, const char *s,
+			  struct rt_probe_test_obj *o, int neg, const void *bad)
+{
+	WRITE_ONCE(rt_probe_test_calls, rt_probe_test_calls + 1);
+	barrier();
+	return a + b + o->small + neg + (s[0] == 'h' ? 0 : 1) + (bad ? 0 : 1);
+}
+
+static int rt_probe_test_run(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n, i;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		rt_probe_test_target(-5, 0xbeef, "hello", &rt_probe_test_first,
+				     -7, (const void *)16);
+	return 0;
+}
+
+static const struct kernel_param_ops rt_probe_test_run_ops = {
+	.set = rt_probe_test_run,
+	.get = param_get_ulong,
+};
+module_param_cb(run, &rt_probe_test_run_ops, &rt_probe_test_calls, 0644);
+
+MODULE_DESCRIPTION("retrace selftest: a target for kprobe events");
+MODULE_LICENSE("GPL");
