@@ -5,6 +5,7 @@
  *
  *   rtio write FILE DATA        one write(); prints OK or the errno name
  *   rtio append FILE DATA       same with O_APPEND
+ *   rtio trunc FILE             open with O_TRUNC; prints OK or the errno
  *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
  *   rtio readwait FILE MS       blocking read bounded by MS; prints
  *                               TIMEOUT, EOF, DATA or the errno name
@@ -37,6 +38,7 @@ static const char *errname(int e)
 	case EEXIST: return "EEXIST";
 	case ERANGE: return "ERANGE";
 	case ESRCH: return "ESRCH";
+	case EILSEQ: return "EILSEQ";
 	default: return "EOTHER";
 	}
 }
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|append|readnb|readwait FILE [ARG]\n");
+		fprintf(stderr, "usage: rtio write|append|trunc|readnb|readwait FILE [ARG]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "write") || !strcmp(argv[1], "append")) {
@@ -72,6 +74,11 @@ int main(int argc, char **argv)
 		n = write(fd, argv[3], strlen(argv[3]));
 		printf("%s\n", n < 0 ? errname(errno) : "OK");
 		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "trunc")) {
+		fd = open(argv[2], O_WRONLY | O_TRUNC);
+		printf("%s\n", fd < 0 ? errname(errno) : "OK");
 		return 0;
 	}
 	if (!strcmp(argv[1], "readnb")) {
