@@ -22,6 +22,7 @@ ROWS = [  # name, unit, is_overhead
     ("function_graph_getppid", "ns/call", True),
     ("function_graph_openclose", "ns/call", True),
     ("kprobe_getppid", "ns/call", True),
+    ("kprobe_offset_getppid", "ns/call", True),
     ("marker_write", "ns/write", False),
     ("rb_ns_per_entry", "ns/entry", False),
     ("boot_to_user_ms", "ms", False),

@@ -45,8 +45,24 @@ if [ -f kprobe_events ] && grep -qw "$fn" available_filter_functions 2>/dev/null
 	bench kprobe_getppid "$(rtbench getppid $N)"
 	echo 0 > events/kprobes/benchk/enable
 	echo > kprobe_events
+	# Inside the function: the first instruction boundary past the
+	# call site (and an endbr64, if any) that kprobes accepts.  Both
+	# kernels use an int3 there, whereas upstream can use ftrace at +0.
+	for off in 5 9 4 8; do
+		echo "p:benchk $fn+$off" > kprobe_events 2>/dev/null && break
+	done
+	if [ -d events/kprobes/benchk ]; then
+		echo 1 > events/kprobes/benchk/enable
+		bench kprobe_offset_getppid "$(rtbench getppid $N)"
+		echo "INFO kprobe offset $off" >&2
+		echo 0 > events/kprobes/benchk/enable
+		echo > kprobe_events
+	else
+		bench kprobe_offset_getppid n/a
+	fi
 else
 	bench kprobe_getppid n/a
+	bench kprobe_offset_getppid n/a
 fi
 
 echo > trace
