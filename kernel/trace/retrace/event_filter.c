@@ -309,28 +309,32 @@ static int rt_fp_unary(struct rt_fparse *p)
 	return rt_fp_pred(p);
 }
 
-static int rt_fp_and(struct rt_fparse *p)
-{
-	int ret = rt_fp_unary(p);
+/* Binary operators by precedence: "||" binds loosest. */
+static const struct {
+	const char	*tok;
+	unsigned char	op;
+} rt_fp_binops[] = {
+	{ "||", RT_OP_OR },
+	{ "&&", RT_OP_AND },
+};
 
-	while (!ret && rt_fp_eat(p, "&&")) {
-		ret = rt_fp_unary(p);
+/* A chain of operands joined by the operator of @level, left to right. */
+static int rt_fp_chain(struct rt_fparse *p, unsigned int level)
+{
+	bool last = level + 1 == ARRAY_SIZE(rt_fp_binops);
+	int ret = last ? rt_fp_unary(p) : rt_fp_chain(p, level + 1);
+
+	while (!ret && rt_fp_eat(p, rt_fp_binops[level].tok)) {
+		ret = last ? rt_fp_unary(p) : rt_fp_chain(p, level + 1);
 		if (!ret)
-			ret = rt_fp_emit(p, RT_OP_AND, 0);
+			ret = rt_fp_emit(p, rt_fp_binops[level].op, 0);
 	}
 	return ret;
 }
 
 static int rt_fp_expr(struct rt_fparse *p)
 {
-	int ret = rt_fp_and(p);
-
-	while (!ret && rt_fp_eat(p, "||")) {
-		ret = rt_fp_and(p);
-		if (!ret)
-			ret = rt_fp_emit(p, RT_OP_OR, 0);
-	}
-	return ret;
+	return rt_fp_chain(p, 0);
 }
 
 /**

@@ -20,14 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+#include "pure_shim.h"	/* integer types, kmalloc and friends */
 
 #define PAGE_SIZE	4096UL
 #define notrace
@@ -94,7 +87,6 @@ extern unsigned int nr_cpu_ids;
 static inline void synchronize_rcu(void) { }
 
 /* Memory. */
-#define GFP_KERNEL 0
 #define __GFP_RETRY_MAYFAIL 0
 #define __GFP_NOWARN 0
 struct page;
@@ -103,11 +95,7 @@ void *host_alloc_page(void);
 #define alloc_pages_node(node, gfp, order) ((struct page *)host_alloc_page())
 #define page_address(p)	((void *)(p))
 #define free_page(a)	free((void *)(a))
-#define kzalloc(n, g)	calloc(1, (n))
 #define kzalloc_node(n, g, node) calloc(1, (n))
-#define kcalloc(n, s, g) calloc((n), (s))
-#define kmalloc(n, g)	malloc(n)
-#define kfree(p)	free(p)
 
 struct mutex { pthread_mutex_t m; };
 #define mutex_init(x)	pthread_mutex_init(&(x)->m, NULL)
