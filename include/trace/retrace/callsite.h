@@ -26,6 +26,7 @@ enum {
 	RT_CS_FENTRY	= 1UL << 3,	/* still the compiler's call __fentry__ */
 	RT_CS_BUSY	= 1UL << 4,	/* someone else's bytes there (kprobe) */
 	RT_CS_PROBE	= 1UL << 5,	/* has a traceon/traceoff command */
+	RT_CS_STANDIN	= 1UL << 6,	/* transient: needs a stand-in kprobe */
 };
 
 #define RT_CS_SITE_SIZE		5
@@ -58,6 +59,15 @@ extern unsigned long __stop_mcount_loc[];
 void retrace_caller(void);
 void rt_function_entry(unsigned long ip, unsigned long parent_ip,
 		       unsigned long *parent_slot);
+
+/* Busy sites: stand-in kprobes and muted sites (callsite_share.c) */
+extern unsigned int rt_cs_nr_muted;
+bool rt_cs_muted(unsigned long ip);
+void rt_cs_share_release(void);
+void rt_cs_share_site(unsigned long ip, bool standin);
+void rt_cs_share_commit(void);
+void rt_cs_share_stats(unsigned int *standins, unsigned int *muted,
+		       unsigned int *unmuted);
 
 /* traceon/traceoff commands (function_probe.c) */
 #define RT_MAX_FPROBES	64

@@ -331,16 +331,74 @@ static int rt_callsite_stop(void *data)
 	return 0;
 }
 
+/* Do the site's bytes differ from what its flags say (a kprobe)? */
+static bool rt_cs_foreign(const struct rt_callsite *cs)
+{
+	u8 want[RT_CS_SITE_SIZE];
+
+	rt_cs_expected(want, cs->ip, cs->flags);
+	return memcmp((void *)cs->ip, want, RT_CS_SITE_SIZE);
+}
+
+/* Is there a stale site we can rewrite?  Busy ones are left alone. */
 static bool rt_cs_needs_patching(void)
 {
 	struct rt_callsite_group *g;
 	unsigned int i;
+	bool ret = false;
 
-	list_for_each_entry(g, &rt_callsite_groups, list)
-		for (i = 0; i < g->nr; i++)
-			if (rt_cs_stale(&g->sites[i]))
-				return true;
-	return false;
+	mutex_lock(&text_mutex);
+	list_for_each_entry(g, &rt_callsite_groups, list) {
+		for (i = 0; i < g->nr && !ret; i++)
+			ret = rt_cs_stale(&g->sites[i]) &&
+			      !rt_cs_foreign(&g->sites[i]);
+	}
+	mutex_unlock(&text_mutex);
+	return ret;
+}
+
+/*
+ * After patching, the stale sites left are busy: classify them for
+ * callsite_share.c.  Under text_mutex, so kprobes cannot arm or disarm
+ * while the bytes are read; stand-ins are registered afterwards, as
+ * register_kprobe() takes text_mutex itself.
+ */
+static void rt_cs_share_scan(void)
+{
+	struct rt_callsite_group *g;
+	struct rt_callsite *cs;
+	unsigned int i;
+
+	mutex_lock(&text_mutex);
+	list_for_each_entry(g, &rt_callsite_groups, list) {
+		for (i = 0; i < g->nr; i++) {
+			cs = &g->sites[i];
+			if (!rt_cs_stale(cs) && !(cs->flags & RT_CS_BUSY))
+				continue;
+			if (!rt_cs_foreign(cs)) {
+				cs->flags &= ~RT_CS_BUSY;
+				continue;
+			}
+			cs->flags |= RT_CS_BUSY;
+			if (!rt_cs_stale(cs) || (cs->flags & RT_CS_FENTRY))
+				continue;
+			if (cs->flags & RT_CS_CALL)
+				rt_cs_share_site(cs->ip, false);
+			else
+				cs->flags |= RT_CS_STANDIN;
+		}
+	}
+	mutex_unlock(&text_mutex);
+	list_for_each_entry(g, &rt_callsite_groups, list) {
+		for (i = 0; i < g->nr; i++) {
+			cs = &g->sites[i];
+			if (cs->flags & RT_CS_STANDIN) {
+				cs->flags &= ~RT_CS_STANDIN;
+				rt_cs_share_site(cs->ip, true);
+			}
+		}
+	}
+	rt_cs_share_commit();
 }
 
 /**
@@ -348,26 +406,31 @@ static bool rt_cs_needs_patching(void)
  *
  * Call with rt_callsite_lock held after changing rt_callsite_wanted,
  * the filter or notrace flags.  Only sites whose state changes are
- * rewritten; nothing is stopped when nothing changes.
+ * rewritten; nothing is stopped when nothing changes.  Sites a kprobe
+ * holds are left alone and handed to callsite_share.c.
  *
  * Return: 0, or the error of stop_machine().
  */
 int rt_callsite_update(void)
 {
 	struct rt_cs_stop st = { .arrived = ATOMIC_INIT(0) };
-	int ret;
+	int ret = 0;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	rt_cs_sync_probes();
-	if (!rt_cs_needs_patching())
-		return 0;
-	/* kprobes take the hotplug lock before text_mutex; so do we. */
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	ret = stop_machine_cpuslocked(rt_callsite_stop, &st, cpu_online_mask);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	rt_cs_updates++;
+	/* Our own stand-in int3s would make their sites look busy. */
+	rt_cs_share_release();
+	if (rt_cs_needs_patching()) {
+		/* kprobes take the hotplug lock before text_mutex; so do we. */
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		ret = stop_machine_cpuslocked(rt_callsite_stop, &st,
+					      cpu_online_mask);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+		rt_cs_updates++;
+	}
+	rt_cs_share_scan();
 	return ret;
 }
 
@@ -483,6 +546,7 @@ static void rt_cs_module_going(struct module *mod)
 	 * "trace everything" when it unloads.  The next filter write
 	 * recounts.
 	 */
+	rt_callsite_update();	/* drops stand-ins and mutes of its sites */
 	mutex_unlock(&rt_callsite_lock);
 }
 
@@ -571,8 +635,8 @@ static const struct file_operations rt_aff_fops = {
 /* callsite_stats: what the patcher has done, for tests and tuning. */
 static int rt_cs_stats_show(struct seq_file *m, void *v)
 {
+	unsigned int i, calls = 0, busy = 0, standins, muted, unmuted;
 	struct rt_callsite_group *g;
-	unsigned int i, calls = 0, busy = 0;
 
 	mutex_lock(&rt_callsite_lock);
 	list_for_each_entry(g, &rt_callsite_groups, list)
@@ -586,6 +650,9 @@ static int rt_cs_stats_show(struct seq_file *m, void *v)
 		   rt_cs_updates, rt_cs_patched, rt_cs_busy);
 	seq_printf(m, "boot_converted: %u\nboot_us: %llu\n",
 		   rt_cs_boot_converted, rt_cs_boot_us);
+	rt_cs_share_stats(&standins, &muted, &unmuted);
+	seq_printf(m, "standins: %u\nmuted: %u\nunmuted: %u\n",
+		   standins, muted, unmuted);
 	mutex_unlock(&rt_callsite_lock);
 	return 0;
 }

@@ -83,6 +83,9 @@ void notrace rt_function_entry(unsigned long ip, unsigned long parent_ip,
 
 	if (!record && !probes)
 		return;
+	/* A kprobe's copy of a call the tracer no longer wants. */
+	if (unlikely(READ_ONCE(rt_cs_nr_muted)) && rt_cs_muted(ip))
+		return;
 	preempt_disable_notrace();
 	bit = 1U << rt_context_level(pc);
 	if (__this_cpu_read(rt_fn_inside) & bit)
