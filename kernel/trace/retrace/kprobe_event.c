@@ -49,6 +49,7 @@ struct rt_kprobe {
 	unsigned int		fault_off;	/* bitmap, one bit per argument */
 	unsigned int		fixed_len;	/* strings are appended here */
 	char			*print_fmt;
+	char			*fault_name;	/* "__probe_fault[N]" */
 	bool			registered;	/* under rt_kp_arm_lock */
 	unsigned long __percpu	*hits;
 	struct list_head	list;		/* under rt_kp_lock */
@@ -358,6 +359,7 @@ static void rt_kp_free(struct rt_kprobe *tk)
 		return;
 	free_percpu(tk->hits);
 	kfree(tk->print_fmt);
+	kfree(tk->fault_name);
 	kfree(tk->fields);
 	kfree(tk->sym_addr);
 	kfree(tk->symbol);
@@ -396,7 +398,11 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 					RT_FIELD_INT };
 	off += 4;
 	tk->fault_off = off;
-	*f++ = (struct rt_event_field){ "u8", "__probe_fault[]", off,
+	tk->fault_name = kasprintf(GFP_KERNEL, "__probe_fault[%u]",
+				   DIV_ROUND_UP(d->nr_args, 8));
+	if (!tk->fault_name)
+		return -ENOMEM;
+	*f++ = (struct rt_event_field){ "u8", tk->fault_name, off,
 		DIV_ROUND_UP(d->nr_args, 8), 0, RT_FIELD_BYTES };
 	off += DIV_ROUND_UP(d->nr_args, 8);
 
@@ -671,11 +677,17 @@ static int rt_kp_events_open(struct inode *inode, struct file *file)
 	return seq_open(file, &rt_kp_events_seq_ops);
 }
 
-/* Each line of a write is one command; the first failure ends it. */
+/*
+ * Each line of a write is one command; the first failure ends it.  A
+ * last line without its newline, after complete ones, is left unread
+ * (a short write) so that a writer splitting a file into chunks sends
+ * it again with the rest of the line.
+ */
 static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
 	char *buf, *line, *next;
+	size_t done = cnt;
 	int ret = 0;
 
 	if (cnt > RT_PROBE_MAX_LINE * 4)
@@ -684,15 +696,19 @@ static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	mutex_lock(&rt_kp_lock);
-	for (line = buf; line && !ret; line = next) {
+	for (line = buf; line && *line && !ret; line = next) {
 		next = strchr(line, '\n');
+		if (!next && line != buf) {
+			done = line - buf;
+			break;
+		}
 		if (next)
 			*next++ = '\0';
 		ret = rt_kp_run_line(line);
 	}
 	mutex_unlock(&rt_kp_lock);
 	kfree(buf);
-	return ret ? ret : cnt;
+	return ret ? ret : done;
 }
 
 static int rt_kp_profile_open(struct inode *inode, struct file *file)

@@ -3,7 +3,8 @@
  * rtio: file operations with exact errno reporting, for the retrace
  * selftests (busybox sh only says "write error").
  *
- *   rtio write FILE DATA        one write(); prints OK or the errno name
+ *   rtio write FILE DATA        one write(); prints OK, SHORT n (bytes
+ *                               taken) or the errno name
  *   rtio append FILE DATA       same with O_APPEND
  *   rtio trunc FILE             open with O_TRUNC; prints OK or the errno
  *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
@@ -72,7 +73,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		n = write(fd, argv[3], strlen(argv[3]));
-		printf("%s\n", n < 0 ? errname(errno) : "OK");
+		if (n >= 0 && (size_t)n < strlen(argv[3]))
+			printf("SHORT %zd\n", n);
+		else
+			printf("%s\n", n < 0 ? errname(errno) : "OK");
 		close(fd);
 		return 0;
 	}
