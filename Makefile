@@ -47,8 +47,8 @@ fuzz:
 	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/host build/check-* build/bench \
-		build/bzImage build/modules build/debug build/ref
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/host build/check-* build/bench \
+		build/bzImage build/modules build/debug build/ref build/idle
 
 distclean:
 	rm -rf build

@@ -100,6 +100,22 @@ show(f"make bench: QEMU -icount (instruction-counted), mean of {runs} runs", ico
 wall = table("wall", wall_runs, statistics.median) if wall_runs else []
 if wall:
     show(f"cross-check: wall clock, median of {wall_runs} runs (NOISY, smaller loops)", wall)
+# Idle cost: retrace compiled in (call sites as NOPs) against the same
+# kernel without its function tracer, tracing off in both.
+idle = []
+for name in ("baseline_getppid", "baseline_openclose"):
+    xs = {f: [parse(f"{out}/icount-{f}-{i}.log").get(name) for i in range(1, runs + 1)]
+          for f in ("idle", "normal")}
+    if all(x is not None for f in xs for x in xs[f]):
+        a, b = statistics.mean(xs["idle"]), statistics.mean(xs["normal"])
+        idle.append((name, a, b, 100 * (b - a) / a))
+if idle:
+    print(f"idle cost: QEMU -icount, mean of {runs} runs")
+    print(f"{'workload':36} {'no ftrace':>10} {'retrace':>10} {'cost':>7}")
+    for name, a, b, pct in idle:
+        print(f"{name:36} {a:10.1f} {b:10.1f} {pct:6.2f}%")
+    print()
+
 with open(f"{out}/results.csv", "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["clock", "workload", "unit", "upstream", "retrace",
@@ -107,4 +123,7 @@ with open(f"{out}/results.csv", "w", newline="") as f:
     for clock, rows in (("icount", icount), ("wall", wall)):
         for r in rows:
             w.writerow([clock, r[0], r[1]] + ["" if x is None else f"{x:.4f}" for x in r[2:]])
+    for name, a, b, pct in idle:
+        w.writerow(["icount-idle", name, "ns/call", f"{a:.4f}", f"{b:.4f}",
+                    f"{b / a:.4f}", "", ""])
 print(f"wrote {out}/results.csv")

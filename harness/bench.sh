@@ -3,7 +3,9 @@
 # tree, same config otherwise.  Boots both kernels under QEMU with
 # -icount (guest time counts instructions: repeatable), twice each, and
 # once more per kernel without -icount as a noisy wall-clock cross-check
-# (median of BENCH_WALL_RUNS).  Writes build/bench/results.csv.
+# (median of BENCH_WALL_RUNS).  A third kernel, retrace without its
+# function tracer, runs the baseline loops for the idle cost.  Writes
+# build/bench/results.csv.
 set -e
 . "$(dirname "$0")/lib.sh"
 
@@ -14,19 +16,27 @@ WALL_RUNS=${BENCH_WALL_RUNS:-5}
 SCALE=${BENCH_SCALE:-100}
 
 "$TOP/harness/deps.sh"
-for f in ref normal; do
-	if [ $f = ref ]; then export REF=1; else unset REF; fi
+use_flavour() {	# use_flavour ref|normal|idle: set the variables lib.sh reads
+	unset REF IDLE DEBUG
+	case $1 in
+	ref) export REF=1 ;;
+	idle) export IDLE=1 ;;
+	esac
+}
+
+for f in ref normal idle; do
+	use_flavour $f
 	"$TOP/harness/kernel.sh"
 	"$TOP/harness/initramfs.sh"
 done
-unset REF
+use_flavour normal
 
 boot_bench() {	# boot_bench FLAVOUR LOG EXTRA_QEMU APPEND
 	local f=$1
-	if [ "$f" = ref ]; then export REF=1; else unset REF; fi
+	use_flavour "$f"
 	QEMU_EXTRA="$3" TCG_THREAD=single SMP=2 BOOT_TIMEOUT=1800 \
 		APPEND="$4" "$TOP/harness/boot.sh" bench "$2" >/dev/null 2>&1 || true
-	unset REF
+	use_flavour normal
 	grep -aq BENCH-DONE "$2" || die "bench boot of $f did not finish; see $2"
 }
 
@@ -36,6 +46,9 @@ for run in $(seq 1 "$RUNS"); do
 		step "icount run $run/$RUNS: $f kernel"
 		boot_bench $f "$OUTB/icount-$f-$run.log" "$ICOUNT" "rt.bench_scale=$SCALE"
 	done
+	step "icount run $run/$RUNS: idle kernel (baseline loops only)"
+	boot_bench idle "$OUTB/icount-idle-$run.log" "$ICOUNT" \
+		"rt.bench_scale=$SCALE rt.bench_only=baseline"
 done
 for run in $(seq 1 "$WALL_RUNS"); do
 	for f in ref normal; do

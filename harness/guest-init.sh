@@ -15,6 +15,7 @@ for arg in $(cat /proc/cmdline); do
 	rt.stress_ms=*) export RB_STRESS_MS=${arg#rt.stress_ms=} ;;
 	rt.bench_ms=*) export RB_BENCH_MS=${arg#rt.bench_ms=} ;;
 	rt.bench_scale=*) bench_scale=${arg#rt.bench_scale=} ;;
+	rt.bench_only=*) export BENCH_ONLY=${arg#rt.bench_only=} ;;
 	esac
 done
 ln -s /sys/kernel/debug/tracing /tracing

@@ -18,6 +18,7 @@ frags=("$TOP/harness/config/retrace.config")
 case $(flavour) in
 debug) frags+=("$TOP/harness/config/debug.config") ;;
 ref) frags+=("$TOP/harness/config/reference.config") ;;
+idle) frags+=("$TOP/harness/config/idle.config") ;;
 esac
 stamp=$OBJ/.retrace-config-stamp
 want=$(cat "${frags[@]}" "$TOP/Kconfig.patch" "$TOP"/kernel/trace/retrace/Kconfig | md5sum)
@@ -28,6 +29,10 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	"${KMAKE[@]}" -s olddefconfig >/dev/null
 	if [ "$(flavour)" = ref ]; then
 		wants="CONFIG_FUNCTION_TRACER=y CONFIG_DYNAMIC_FTRACE=y CONFIG_KPROBE_EVENTS=y"
+	elif [ "$(flavour)" = idle ]; then
+		wants="CONFIG_RETRACE=y CONFIG_DEBUG_FS=y"
+		! grep -q '^CONFIG_RETRACE_FUNCTION_TRACER=y' "$OBJ/.config" ||
+			die "idle kernel still has the function tracer"
 	else
 		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
 		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
