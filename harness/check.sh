@@ -99,10 +99,12 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 
 splat='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
 guest_run single single "" ""
-# 1000 live-patching toggles on the normal kernel, fewer under KASAN.
+# 1000 live-patching toggles on the normal kernel, fewer under KASAN;
+# then every function traced on every CPU for minutes.
 toggles=$([ "$flavour" = debug ] && echo 300 || echo 1000)
-guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress \
-	"tsc=unstable rt.stress_ms=5000 rt.toggles=$toggles"
+allsecs=$([ "$flavour" = debug ] && echo 60 || echo 120)
+guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/all_functions \
+	"tsc=unstable rt.stress_ms=5000 rt.toggles=$toggles rt.fn_all_secs=$allsecs"
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"

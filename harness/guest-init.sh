@@ -16,6 +16,7 @@ for arg in $(cat /proc/cmdline); do
 	rt.bench_ms=*) export RB_BENCH_MS=${arg#rt.bench_ms=} ;;
 	rt.bench_scale=*) bench_scale=${arg#rt.bench_scale=} ;;
 	rt.bench_only=*) export BENCH_ONLY=${arg#rt.bench_only=} ;;
+	rt.fn_all_secs=*) export FN_ALL_SECS=${arg#rt.fn_all_secs=} ;;
 	esac
 done
 ln -s /sys/kernel/debug/tracing /tracing

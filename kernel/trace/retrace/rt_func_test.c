@@ -7,12 +7,17 @@
  * check that a module's sites come and go with it.  With kprobe=1 it
  * also puts a kprobe on rt_func_test_leaf's entry (the call site) and
  * counts its hits in kprobe_hits, to check the two stay out of each
- * other's way.
+ * other's way.  Writing N to "nmi" sends N rounds of NMIs to every
+ * online CPU; the NMI handler calls rt_func_test_in_nmi(), so tests can
+ * see the tracer record from NMI context.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/delay.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 
 static unsigned long rt_func_test_calls;
 
@@ -61,15 +66,73 @@ static struct kprobe rt_func_test_kp = {
 	.pre_handler = rt_func_test_pre,
 };
 
+/* NMIs we sent and nobody has taken yet; others are not ours. */
+static atomic_t rt_func_test_nmi_pending = ATOMIC_INIT(0);
+static atomic_long_t rt_func_test_nmi_hits = ATOMIC_LONG_INIT(0);
+static unsigned long rt_func_test_nmi_calls;
+
+static noinline void rt_func_test_in_nmi(void)
+{
+	WRITE_ONCE(rt_func_test_nmi_calls, rt_func_test_nmi_calls + 1);
+}
+
+static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (atomic_dec_if_positive(&rt_func_test_nmi_pending) < 0)
+		return NMI_DONE;
+	rt_func_test_in_nmi();
+	atomic_long_inc(&rt_func_test_nmi_hits);
+	return NMI_HANDLED;
+}
+
+/* One round at a time, waiting for each, as a CPU latches one NMI. */
+static int rt_func_test_send_nmis(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n, i, ms;
+	long want;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		cpus_read_lock();
+		want = atomic_long_read(&rt_func_test_nmi_hits) +
+		       num_online_cpus();
+		atomic_add(num_online_cpus(), &rt_func_test_nmi_pending);
+		__apic_send_IPI_mask(cpu_online_mask, NMI_VECTOR);
+		cpus_read_unlock();
+		for (ms = 0; ms < 1000 &&
+		     atomic_long_read(&rt_func_test_nmi_hits) < want; ms++)
+			mdelay(1);
+	}
+	return 0;
+}
+
+static int rt_func_test_get_nmis(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%ld\n", atomic_long_read(&rt_func_test_nmi_hits));
+}
+
+static const struct kernel_param_ops rt_func_test_nmi_ops = {
+	.set = rt_func_test_send_nmis,
+	.get = rt_func_test_get_nmis,
+};
+module_param_cb(nmi, &rt_func_test_nmi_ops, NULL, 0644);
+
 static int __init rt_func_test_init(void)
 {
 	int ret;
 
 	rt_func_test_outer(1);
+	ret = register_nmi_handler(NMI_LOCAL, rt_func_test_nmi, 0, "rt_func_test");
+	if (ret)
+		return ret;
 	if (kprobe) {
 		ret = register_kprobe(&rt_func_test_kp);
-		if (ret)
+		if (ret) {
+			unregister_nmi_handler(NMI_LOCAL, "rt_func_test");
 			return ret;
+		}
 	}
 	return 0;
 }
@@ -78,6 +141,7 @@ static void __exit rt_func_test_exit(void)
 {
 	if (kprobe)
 		unregister_kprobe(&rt_func_test_kp);
+	unregister_nmi_handler(NMI_LOCAL, "rt_func_test");
 }
 
 module_init(rt_func_test_init);
