@@ -68,8 +68,9 @@ static inline bool rt_opt(enum rt_option o)
 
 /*
  * What a printer gets.  @s collects the text; @et is the printer's own
- * type, so a printer shared by several types can find its owner.  Printers for raw, hex
- * and bin forms are optional; the core supplies generic ones.
+ * type, so a printer shared by several types can find its owner.
+ * Printers for raw, hex and bin forms are optional; the core supplies
+ * generic ones.
  */
 struct rt_print_ctx {
 	struct seq_buf		*s;

@@ -41,7 +41,7 @@ static struct rt_tracer *rt_current;
 static unsigned long rt_max_latency;	/* usecs */
 
 static struct rt_event_type *rt_event_types[RT_TYPE_MAX];
-static unsigned int rt_next_type = RT_TYPE_FIRST_DYNAMIC;
+static unsigned int rt_next_type;	/* offset from RT_TYPE_FIRST_DYNAMIC */
 static DEFINE_MUTEX(rt_types_lock);
 
 static struct dentry *rt_dir, *rt_ev_dir;
@@ -189,18 +189,17 @@ int rt_register_event_type(struct rt_event_type *et)
 		 */
 		unsigned int n = RT_TYPE_MAX - RT_TYPE_FIRST_DYNAMIC, i;
 
-		for (i = 0, t = rt_next_type; i < n; i++) {
+		for (i = 0; i < n; i++) {
+			t = RT_TYPE_FIRST_DYNAMIC + (rt_next_type + i) % n;
 			if (!rt_event_types[t])
 				break;
-			if (++t == RT_TYPE_MAX)
-				t = RT_TYPE_FIRST_DYNAMIC;
 		}
 		if (i == n) {
 			ret = -ENOSPC;
 			goto out;
 		}
 		et->type = t;
-		rt_next_type = t + 1 == RT_TYPE_MAX ? RT_TYPE_FIRST_DYNAMIC : t + 1;
+		rt_next_type = (t - RT_TYPE_FIRST_DYNAMIC + 1) % n;
 	} else if (et->type >= RT_TYPE_MAX || rt_event_types[et->type]) {
 		ret = -EBUSY;
 		goto out;
