@@ -15,7 +15,7 @@
  *	}
  *
  * rt_event_open() hands out a per-CPU scratch record for the current
- * context level; rt_event_close() fills the common header, runs the
+ * context level (shared with trace_printk()); rt_event_close() fills the common header, runs the
  * event's filter on the finished record and copies it into the ring
  * buffer only if it passes.  Building the record first is what lets a
  * filter look at every field; the copy is cheap next to any producer.

@@ -19,7 +19,6 @@
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
-#include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -49,21 +48,6 @@ static const struct rt_event_field rt_common_fields[] = {
 	RT_COMMON_FIELD("int", pid, 1),
 };
 
-/*
- * Scratch records, one per CPU and context level (task, softirq,
- * hardirq, NMI).  A level can only be interrupted by a higher one, so
- * a buffer has one user at a time; @busy catches the one way it could
- * have two, recursion through a probe on the record path itself, and
- * drops the inner event.  @busy is changed with this_cpu ops, which
- * are single instructions an interrupt cannot split.
- */
-struct rt_event_scratch {
-	unsigned long	busy;
-	u64		buf[4][RT_EVENT_MAX_RECORD / sizeof(u64)];
-};
-
-static DEFINE_PER_CPU(struct rt_event_scratch, rt_event_scratch);
-
 /**
  * rt_event_open - get a scratch record to fill
  * @pc: preempt_count() before the caller disabled preemption
@@ -71,23 +55,14 @@ static DEFINE_PER_CPU(struct rt_event_scratch, rt_event_scratch);
  * Call with preemption disabled.  The record is RT_EVENT_MAX_RECORD
  * bytes and starts with a struct rt_entry the caller leaves alone.
  *
- * Return: the record, or NULL if nothing is to be recorded now
- * (tracing off, CPU not traced, or recursion).  A non-NULL record must
+ * Return: this CPU's scratch record for the context of @pc (see
+ * scratch.c), or NULL if nothing is to be recorded now (tracing off,
+ * CPU not traced, or recursion).  A non-NULL record must
  * be passed to rt_event_close() or rt_event_discard() on this CPU.
  */
 void *rt_event_open(unsigned long pc)
 {
-	unsigned long bit = BIT(rt_context_level(pc));
-	struct rt_event_scratch *sc;
-
-	if (!rt_recording())
-		return NULL;
-	sc = this_cpu_ptr(&rt_event_scratch);
-	if (READ_ONCE(sc->busy) & bit)
-		return NULL;
-	this_cpu_or(rt_event_scratch.busy, bit);
-	barrier();
-	return sc->buf[rt_context_level(pc)];
+	return rt_recording() ? rt_scratch_get(pc) : NULL;
 }
 EXPORT_SYMBOL_GPL(rt_event_open);
 
@@ -98,8 +73,7 @@ EXPORT_SYMBOL_GPL(rt_event_open);
  */
 void rt_event_discard(void *rec, unsigned long pc)
 {
-	barrier();
-	this_cpu_and(rt_event_scratch.busy, ~BIT(rt_context_level(pc)));
+	rt_scratch_put(pc);
 }
 EXPORT_SYMBOL_GPL(rt_event_discard);
 

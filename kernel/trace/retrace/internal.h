@@ -23,6 +23,11 @@ void rt_print_header(struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
 void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
+
+/* Per-CPU, per-context scratch records (scratch.c). */
+#define RT_SCRATCH_SIZE		RT_RB_MAX_PAYLOAD
+void *rt_scratch_get(unsigned long pc);
+void rt_scratch_put(unsigned long pc);
 void rt_save_comm(struct task_struct *tsk);
 void rt_find_comm(int pid, char *comm);
 

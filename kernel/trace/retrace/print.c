@@ -17,16 +17,6 @@
 #define RT_MARKER_MAX		1024
 
 /*
- * One formatting buffer per CPU and per context level (task, softirq,
- * hardirq, NMI): a context can only be interrupted by a higher level,
- * so each level's buffer has one user at a time.
- */
-struct rt_print_bufs {
-	char level[4][RT_PRINT_MAX];
-};
-static DEFINE_PER_CPU(struct rt_print_bufs, rt_print_bufs);
-
-/*
  * Record @len bytes of @text; preemption is off and rt_recording() said
  * yes.  A trailing newline is dropped here, once, since every record
  * prints as one line.
@@ -64,10 +54,12 @@ int notrace retrace_vprintk(unsigned long ip, const char *fmt, va_list ap)
 	int len = 0;
 
 	preempt_disable_notrace();
-	if (rt_recording()) {
-		buf = this_cpu_ptr(&rt_print_bufs)->level[rt_context_level(pc)];
+	/* Formatted in this CPU's scratch record for the current context. */
+	buf = rt_recording() ? rt_scratch_get(pc) : NULL;
+	if (buf) {
 		len = vscnprintf(buf, RT_PRINT_MAX, fmt, ap);
 		len = rt_record_text(RT_TYPE_PRINT, ip, buf, len, pc);
+		rt_scratch_put(pc);
 	}
 	preempt_enable_notrace();
 	return len;
