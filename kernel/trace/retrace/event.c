@@ -192,9 +192,7 @@ static int rt_ev_enable_show(struct seq_file *m, void *v)
 {
 	struct rt_event *ev = m->private;
 
-	mutex_lock(&rt_event_lock);
-	seq_printf(m, "%d\n", ev->sys ? ev->enabled : 0);
-	mutex_unlock(&rt_event_lock);
+	seq_printf(m, "%d\n", rt_event_enabled(ev));
 	return 0;
 }
 
@@ -213,6 +211,7 @@ static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : cnt;
 }
 
+/* events/<system>/enable, and events/enable with a NULL system. */
 static int rt_sys_enable_show(struct seq_file *m, void *v)
 {
 	struct rt_event_system *sys = m->private;
@@ -503,33 +502,8 @@ int rt_event_remove(struct rt_event *ev)
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
 
-/* ---- events/enable ------------------------------------------------------- */
-
-static int rt_all_enable_show(struct seq_file *m, void *v)
-{
-	mutex_lock(&rt_event_lock);
-	seq_printf(m, "%c\n", rt_events_state(NULL));
-	mutex_unlock(&rt_event_lock);
-	return 0;
-}
-
-static ssize_t rt_all_enable_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	bool on;
-	int ret = rt_parse_bool(ubuf, cnt, &on);
-
-	if (ret)
-		return ret;
-	mutex_lock(&rt_event_lock);
-	ret = rt_events_set(NULL, on);
-	mutex_unlock(&rt_event_lock);
-	return ret ? ret : cnt;
-}
-
-RT_SEQ_FOPS(rt_all_enable, rt_all_enable_write);
-
+/* events/enable: the group file's operations over every group. */
 void __init rt_create_event_files(struct dentry *events)
 {
-	debugfs_create_file("enable", 0644, events, NULL, &rt_all_enable_fops);
+	debugfs_create_file("enable", 0644, events, NULL, &rt_sys_enable_fops);
 }
