@@ -8,11 +8,13 @@
 #define _TRACE_RETRACE_EVENT_FILTER_H
 
 #ifdef __KERNEL__
+#include <linux/string.h>
 #include <linux/types.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #endif
 
 /* How a field's bytes are to be read. */
@@ -45,6 +47,50 @@ struct rt_event_field {
 #define RT_FILTER_MAX_PREDS	128
 #define RT_FILTER_MAX_DEPTH	32	/* nesting of '(' and '!' */
 #define RT_FILTER_MAX_STRING	256
+
+/**
+ * rt_field_value - an integer field's value (records are little endian)
+ * @p: the field
+ * @size: 1, 2, 4 or 8 bytes
+ * @is_signed: sign-extend from @size bytes
+ *
+ * Return: the value, widened to 64 bits.
+ */
+static inline unsigned long long rt_field_value(const void *p,
+						unsigned int size,
+						bool is_signed)
+{
+	unsigned long long v = 0;
+	unsigned int shift = 64 - 8 * size;
+
+	memcpy(&v, p, size);
+	if (is_signed && shift)
+		v = (unsigned long long)((long long)(v << shift) >> shift);
+	return v;
+}
+
+/**
+ * rt_field_string - the string a RT_FIELD_STRING locator points to
+ * @rec: the record
+ * @len: its length
+ * @off: offset of the u32 locator (length << 16 | offset, NUL included)
+ *
+ * Return: the string, or NULL if the locator is empty, points outside
+ * the record or at bytes without their NUL (a fault, or corruption).
+ */
+static inline const char *rt_field_string(const void *rec, unsigned int len,
+					  unsigned int off)
+{
+	const unsigned char *r = rec;
+	unsigned int loc, start, n;
+
+	memcpy(&loc, r + off, sizeof(loc));
+	start = loc & 0xffff;
+	n = loc >> 16;
+	if (!n || start + n > len || r[start + n - 1])
+		return NULL;
+	return (const char *)r + start;
+}
 
 struct rt_filter;
 

@@ -375,6 +375,8 @@ int rt_filter_compile(const char *text, const struct rt_event_field *fields,
 	struct rt_fparse p = { .s = text, .fields = fields,
 			       .nr_fields = nr_fields };
 	size_t len = strnlen(text, RT_FILTER_MAX_TEXT + 1);
+	struct rt_filter_pred *preds;
+	struct rt_filter_op *ops;
 	struct rt_filter *f;
 
 	*err_pos = 0;
@@ -410,6 +412,13 @@ int rt_filter_compile(const char *text, const struct rt_event_field *fields,
 		rt_filter_free(f);
 		return p.err;
 	}
+	/* Parsed into the largest arrays; keep only what is used. */
+	ops = krealloc(f->ops, f->nr_ops * sizeof(*f->ops), GFP_KERNEL);
+	if (ops)
+		f->ops = ops;
+	preds = krealloc(f->preds, f->nr_preds * sizeof(*f->preds), GFP_KERNEL);
+	if (preds)
+		f->preds = preds;
 	*out = f;
 	return 0;
 }
@@ -428,52 +437,21 @@ const char *rt_filter_text(const struct rt_filter *f)
 static bool rt_filter_pred_match(const struct rt_filter_pred *pr,
 				 const unsigned char *rec, unsigned int len)
 {
-	unsigned long long v = 0;
+	const void *p = rec + pr->offset;
+	unsigned long long v;
 	long long sv;
 
 	if ((unsigned int)pr->offset + pr->size > len)
 		return false;
 	if (pr->kind == RT_FIELD_STRING) {
-		unsigned int loc, off, n;
-		bool m;
+		const char *str = rt_field_string(rec, len, pr->offset);
+		bool m = str && rt_glob_match(pr->str, str);
 
-		memcpy(&loc, rec + pr->offset, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		/* The producer stores the NUL; anything else is corrupt. */
-		if (!n || off + n > len || rec[off + n - 1])
-			m = false;
-		else
-			m = rt_glob_match(pr->str, (const char *)rec + off);
 		return pr->cmp == RT_CMP_EQ ? m : !m;
 	}
-
-	switch (pr->size) {
-	case 1:
-		v = rec[pr->offset];
-		sv = (signed char)v;
-		break;
-	case 2: {
-		unsigned short x;
-
-		memcpy(&x, rec + pr->offset, 2);
-		v = x;
-		sv = (short)x;
-		break;
-	}
-	case 4: {
-		unsigned int x;
-
-		memcpy(&x, rec + pr->offset, 4);
-		v = x;
-		sv = (int)x;
-		break;
-	}
-	default:
-		memcpy(&v, rec + pr->offset, 8);
-		sv = (long long)v;
-		break;
-	}
+	/* Masks test the field's own bits; comparisons follow its sign. */
+	v = rt_field_value(p, pr->size, false);
+	sv = (long long)rt_field_value(p, pr->size, true);
 
 	switch (pr->cmp) {
 	case RT_CMP_EQ:

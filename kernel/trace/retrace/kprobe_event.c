@@ -206,36 +206,22 @@ NOKPROBE_SYMBOL(rt_kp_ret_handler);
 
 /* ---- printing ------------------------------------------------------------ */
 
-static void rt_kp_print_value(struct seq_buf *s, const struct rt_probe_arg *a,
-			      const struct rt_event_field *f, const u8 *rec,
-			      unsigned int len)
+static void rt_kp_print_value(struct seq_buf *s, const struct rt_event_field *f,
+			      const u8 *rec, unsigned int len)
 {
-	u64 v = 0;
+	const char *str;
+	u64 v;
 
-	if (a->type == RT_TYPE_STRING) {
-		u32 loc;
-		unsigned int o, n;
-
-		memcpy(&loc, rec + f->offset, sizeof(loc));
-		o = loc & 0xffff;
-		n = loc >> 16;
-		if (!n || o + n > len || rec[o + n - 1])
-			seq_buf_puts(s, "(fault)");
+	if (f->kind == RT_FIELD_STRING) {
+		str = rt_field_string(rec, len, f->offset);
+		if (str)
+			seq_buf_printf(s, "\"%s\"", str);
 		else
-			seq_buf_printf(s, "\"%s\"", rec + o);
+			seq_buf_puts(s, "(fault)");
 		return;
 	}
-	memcpy(&v, rec + f->offset, f->size);
-	if (!f->is_signed)
-		seq_buf_printf(s, "%llx", v);
-	else if (f->size == 1)
-		seq_buf_printf(s, "%d", (s8)v);
-	else if (f->size == 2)
-		seq_buf_printf(s, "%d", (s16)v);
-	else if (f->size == 4)
-		seq_buf_printf(s, "%d", (s32)v);
-	else
-		seq_buf_printf(s, "%lld", (s64)v);
+	v = rt_field_value(rec + f->offset, f->size, f->is_signed);
+	seq_buf_printf(s, f->is_signed ? "%lld" : "%llx", v);
 }
 
 static void rt_kp_print(struct rt_print_ctx *ctx)
@@ -269,9 +255,8 @@ static void rt_kp_print(struct rt_print_ctx *ctx)
 		if (rec[tk->fault_off + i / 8] & (1 << (i % 8)))
 			seq_buf_puts(ctx->s, "(fault)");
 		else
-			rt_kp_print_value(ctx->s, &tk->def->args[i],
-					  &tk->fields[tk->nr_meta + i], rec,
-					  ctx->len);
+			rt_kp_print_value(ctx->s, &tk->fields[tk->nr_meta + i],
+					  rec, ctx->len);
 	}
 }
 

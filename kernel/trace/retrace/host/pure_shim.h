@@ -27,6 +27,7 @@ typedef int64_t s64;
 #define kzalloc(n, gfp)		calloc(1, (n))
 #define kcalloc(n, s, gfp)	calloc((n), (s))
 #define kfree(p)		free((void *)(p))
+#define krealloc(p, n, gfp)	realloc((p), (n))
 
 static inline char *kstrndup(const char *s, size_t n, int gfp)
 {
