@@ -43,7 +43,6 @@ struct rt_kprobe {
 	struct kretprobe	rp;		/* rp.kp for entry probes too */
 	struct rt_probe_def	*def;
 	char			*symbol;	/* "MOD:SYM" or "SYM" for kprobes */
-	unsigned long		*sym_addr;	/* resolved @SYM per argument */
 	struct rt_event_field	*fields;	/* meta fields, then arguments */
 	unsigned int		nr_meta;
 	unsigned int		fault_off;	/* bitmap, one bit per argument */
@@ -73,8 +72,8 @@ static bool rt_kp_is_ret(const struct rt_kprobe *tk)
  * the address the string starts at.  Every memory access goes through
  * copy_from_kernel_nofault(), so a bad address is a fault, not an oops.
  */
-static bool rt_kp_fetch(const struct rt_probe_arg *a, unsigned long sym_addr,
-			struct pt_regs *regs, u64 *val)
+static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
+			u64 *val)
 {
 	unsigned long v, addr;
 	unsigned int i;
@@ -89,11 +88,8 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, unsigned long sym_addr,
 	case RT_FETCH_RETVAL:
 		v = regs_return_value(regs);
 		break;
-	case RT_FETCH_IMM:
+	default:	/* RT_FETCH_IMM; @SYM was resolved into one */
 		v = a->imm;
-		break;
-	default:
-		v = sym_addr + a->imm;
 		break;
 	}
 	for (i = 0; i < a->nr_deref; i++) {
@@ -120,7 +116,7 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 	const struct rt_probe_arg *a = &tk->def->args[i];
 	const struct rt_event_field *f = &tk->fields[tk->nr_meta + i];
 	u64 v = 0;
-	bool ok = rt_kp_fetch(a, tk->sym_addr[i], regs, &v);
+	bool ok = rt_kp_fetch(a, regs, &v);
 
 	if (a->type == RT_TYPE_STRING) {
 		unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
@@ -346,7 +342,6 @@ static void rt_kp_free(struct rt_kprobe *tk)
 	kfree(tk->print_fmt);
 	kfree(tk->fault_name);
 	kfree(tk->fields);
-	kfree(tk->sym_addr);
 	kfree(tk->symbol);
 	rt_probe_def_free(tk->def);
 	kfree(tk);
@@ -472,19 +467,24 @@ static int rt_kp_create(struct rt_probe_def *d)
 	tk->def = d;
 	ret = -ENOMEM;
 	tk->hits = alloc_percpu(unsigned long);
-	tk->sym_addr = kcalloc(max(d->nr_args, 1U), sizeof(long), GFP_KERNEL);
 	if (d->sym)
 		tk->symbol = d->mod ? kasprintf(GFP_KERNEL, "%s:%s", d->mod, d->sym)
 				    : kstrdup(d->sym, GFP_KERNEL);
-	if (!tk->hits || !tk->sym_addr || (d->sym && !tk->symbol))
+	if (!tk->hits || (d->sym && !tk->symbol))
 		goto fail;
+	/* @SYM is looked up once; hits see a constant address. */
 	for (i = 0; i < d->nr_args; i++) {
-		if (d->args[i].base != RT_FETCH_SYM)
+		struct rt_probe_arg *a = &d->args[i];
+		unsigned long addr;
+
+		if (a->base != RT_FETCH_SYM)
 			continue;
-		tk->sym_addr[i] = kallsyms_lookup_name(d->args[i].sym);
+		addr = kallsyms_lookup_name(a->sym);
 		ret = -ENOENT;
-		if (!tk->sym_addr[i])
+		if (!addr)
 			goto fail;
+		a->base = RT_FETCH_IMM;
+		a->imm += addr;
 	}
 	ret = rt_kp_layout(tk);
 	if (ret)
