@@ -253,6 +253,15 @@ static int __init rt_callsite_boot_init(void)
 }
 early_initcall(rt_callsite_boot_init);
 
+/* Are @bytes (the site's text, or a copy of it) what its flags say? */
+static bool rt_cs_holds(const struct rt_callsite *cs, const u8 *bytes)
+{
+	u8 want[RT_CS_SITE_SIZE];
+
+	rt_cs_expected(want, cs->ip, cs->flags);
+	return !memcmp(bytes, want, RT_CS_SITE_SIZE);
+}
+
 /*
  * Rewrite every site of @g whose state differs from what is wanted.
  * Sites sharing a page go out in one text_poke.  A site whose bytes are
@@ -279,13 +288,11 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 		for (k = i; k < j; k++) {
 			struct rt_callsite *cs = &g->sites[k];
 			u8 *p = rt_cs_page_buf + (cs->ip - start);
-			u8 want[RT_CS_SITE_SIZE];
 			bool call = rt_cs_want_call(cs);
 
 			if (!rt_cs_stale(cs))
 				continue;
-			rt_cs_expected(want, cs->ip, cs->flags);
-			if (memcmp(p, want, RT_CS_SITE_SIZE)) {
+			if (!rt_cs_holds(cs, p)) {
 				cs->flags |= RT_CS_BUSY;
 				rt_cs_busy++;
 				continue;
@@ -331,13 +338,10 @@ static int rt_callsite_stop(void *data)
 	return 0;
 }
 
-/* Do the site's bytes differ from what its flags say (a kprobe)? */
+/* Do the site's bytes in the text differ from its flags (a kprobe)? */
 static bool rt_cs_foreign(const struct rt_callsite *cs)
 {
-	u8 want[RT_CS_SITE_SIZE];
-
-	rt_cs_expected(want, cs->ip, cs->flags);
-	return memcmp((void *)cs->ip, want, RT_CS_SITE_SIZE);
+	return !rt_cs_holds(cs, (const u8 *)cs->ip);
 }
 
 /* Is there a stale site we can rewrite?  Busy ones are left alone. */
@@ -366,8 +370,8 @@ static bool rt_cs_needs_patching(void)
 static void rt_cs_share_scan(void)
 {
 	struct rt_callsite_group *g;
+	unsigned int i, standins = 0;
 	struct rt_callsite *cs;
-	unsigned int i;
 
 	mutex_lock(&text_mutex);
 	list_for_each_entry(g, &rt_callsite_groups, list) {
@@ -382,19 +386,23 @@ static void rt_cs_share_scan(void)
 			cs->flags |= RT_CS_BUSY;
 			if (!rt_cs_stale(cs) || (cs->flags & RT_CS_FENTRY))
 				continue;
-			if (cs->flags & RT_CS_CALL)
+			if (cs->flags & RT_CS_CALL) {
 				rt_cs_share_site(cs->ip, false);
-			else
+			} else {
 				cs->flags |= RT_CS_STANDIN;
+				standins++;
+			}
 		}
 	}
 	mutex_unlock(&text_mutex);
+	/* Usually none: then this walk ends at once. */
 	list_for_each_entry(g, &rt_callsite_groups, list) {
-		for (i = 0; i < g->nr; i++) {
+		for (i = 0; i < g->nr && standins; i++) {
 			cs = &g->sites[i];
 			if (cs->flags & RT_CS_STANDIN) {
 				cs->flags &= ~RT_CS_STANDIN;
 				rt_cs_share_site(cs->ip, true);
+				standins--;
 			}
 		}
 	}
