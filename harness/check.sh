@@ -40,6 +40,23 @@ for t in "$BUILD"/host/*_test; do
 		grep -qE '^not ok ' "$RES/$(basename "$t").log" || record "host/$(basename "$t")" FAIL
 	fi
 done
+# Layering: each layer includes only its own and lower layers' headers.
+if "$TOP/harness/layering-test.sh" >"$RES/layering-selftest.log" 2>&1; then
+	echo "[PASS] host/layering-selftest"
+	record host/layering-selftest PASS
+else
+	echo "[FAIL] host/layering-selftest:"
+	grep -v '^ok ' "$RES/layering-selftest.log" | head -n 30
+	record host/layering-selftest FAIL
+fi
+if "$TOP/harness/layering.sh" "$TOP" >"$RES/layering.log" 2>&1; then
+	echo "[PASS] host/layering ($(tail -n 1 "$RES/layering.log"))"
+	record host/layering PASS
+else
+	echo "[FAIL] host/layering:"
+	cat "$RES/layering.log"
+	record host/layering FAIL
+fi
 fz=$RES/fuzz.log
 step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), glob matcher (10s), filter (20s) and kprobe_events (20s) parsers (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \

@@ -11,6 +11,9 @@
 #include <linux/export.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
+#include <asm/asm-offsets.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
 #include <asm/nospec-branch.h>
 
 	.code64
@@ -33,7 +36,7 @@ EXPORT_SYMBOL(__fentry__)
  *   0(%rsp)  return address into the traced function (site + 5)
  *   8(%rsp)  the traced function's own return address (its caller)
  * and every argument register is live.  They are saved around
- *   rt_function_entry(ip, parent_ip, parent_slot)
+ *   rt_callsite_dispatch(ip, parent_ip, parent_slot, NULL)
  * where parent_slot points at the traced function's return address, so
  * a return hook can redirect it without changing this trampoline.
  * The pad word keeps the stack 16-byte aligned at the C call.
@@ -56,7 +59,8 @@ SYM_FUNC_START(retrace_caller)
 	subq	$RT_SITE_SIZE, %rdi
 	movq	16(%rbp), %rsi
 	leaq	16(%rbp), %rdx
-	call	rt_function_entry
+	xorl	%ecx, %ecx
+	call	rt_callsite_dispatch
 
 	movq	7*8(%rsp), %r10
 	movq	6*8(%rsp), %r9
@@ -71,3 +75,75 @@ SYM_FUNC_START(retrace_caller)
 	RET
 SYM_FUNC_END(retrace_caller)
 _ASM_NOKPROBE(retrace_caller)
+
+/* A struct pt_regs, plus one pad word for 16-byte alignment. */
+#define RT_REGS_FRAME	(PTREGS_SIZE + 8)
+
+/*
+ * retrace_regs_caller - what a site calls when a client needs pt_regs
+ *
+ * The stack on entry is as for retrace_caller.  A full struct pt_regs
+ * is built as the traced function would see it at its first
+ * instruction: ip is where execution resumes (site + 5), sp points at
+ * the traced function's return address.  After
+ *   rt_callsite_dispatch(ip, parent_ip, parent_slot, regs)
+ * every general register is reloaded from it, and execution resumes at
+ * regs->ip, so a kprobe handler that changes the ip is honoured.
+ */
+SYM_FUNC_START(retrace_regs_caller)
+	CALL_DEPTH_ACCOUNT
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$RT_REGS_FRAME, %rsp
+	movq	%r15, R15(%rsp)
+	movq	%r14, R14(%rsp)
+	movq	%r13, R13(%rsp)
+	movq	%r12, R12(%rsp)
+	movq	0(%rbp), %r12
+	movq	%r12, RBP(%rsp)
+	movq	%rbx, RBX(%rsp)
+	movq	%r11, R11(%rsp)
+	movq	%r10, R10(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdi, RDI(%rsp)
+	movq	$-1, ORIG_RAX(%rsp)
+	pushfq
+	popq	EFLAGS(%rsp)
+	movq	$__KERNEL_CS, CS(%rsp)
+	movq	$__KERNEL_DS, SS(%rsp)
+	movq	8(%rbp), %rdi
+	movq	%rdi, RIP(%rsp)
+	leaq	16(%rbp), %rdx
+	movq	%rdx, RSP(%rsp)
+
+	subq	$RT_SITE_SIZE, %rdi
+	movq	16(%rbp), %rsi
+	movq	%rsp, %rcx
+	call	rt_callsite_dispatch
+
+	movq	RIP(%rsp), %rax
+	movq	%rax, 8(%rbp)
+	movq	R15(%rsp), %r15
+	movq	R14(%rsp), %r14
+	movq	R13(%rsp), %r13
+	movq	R12(%rsp), %r12
+	movq	RBX(%rsp), %rbx
+	movq	R11(%rsp), %r11
+	movq	R10(%rsp), %r10
+	movq	R9(%rsp), %r9
+	movq	R8(%rsp), %r8
+	movq	RAX(%rsp), %rax
+	movq	RCX(%rsp), %rcx
+	movq	RDX(%rsp), %rdx
+	movq	RSI(%rsp), %rsi
+	movq	RDI(%rsp), %rdi
+	movq	%rbp, %rsp
+	popq	%rbp
+	RET
+SYM_FUNC_END(retrace_regs_caller)
+_ASM_NOKPROBE(retrace_regs_caller)

@@ -1,105 +1,127 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The table of function-entry call sites (one per traceable function)
- * and the code that patches them between NOP and "call retrace_caller".
+ * The call-site patcher: the table of function-entry call sites (one per
+ * traceable function), the clients that want some of them, and the
+ * patching of each site between a NOP and a call into a trampoline.
+ *
+ * The patcher knows no tracer.  A client (the function tracer, the
+ * traceon/traceoff commands, a kprobe on a site) registers a callback
+ * and names the sites it wants; the patcher keeps, per site, what the
+ * text holds and which clients want it, and every enabled site calls
+ * rt_callsite_dispatch(), which calls the clients.  See
+ * Documentation/trace/retrace-function.txt, "Call sites and clients".
  */
 #ifndef _TRACE_RETRACE_CALLSITE_H
 #define _TRACE_RETRACE_CALLSITE_H
 
+#ifdef __KERNEL__
 #include <linux/mutex.h>
 #include <linux/types.h>
+#endif
+
+#define RT_CS_SITE_SIZE		5
+#define RT_CS_MAX_CLIENTS	8
+
+/* What a site's five bytes hold. */
+enum rt_cs_state {
+	RT_CS_FENTRY,	/* the compiler's call __fentry__ (module, not yet seen) */
+	RT_CS_NOP,	/* a 5-byte NOP */
+	RT_CS_CALL,	/* call retrace_caller: clients without registers */
+	RT_CS_REGS,	/* call retrace_regs_caller: a client wants pt_regs */
+};
 
 /*
  * struct rt_callsite - one call site, in a table sorted by address
- * @ip:    address of the 5-byte call/NOP (function start, after ENDBR)
- * @flags: RT_CS_* bits, written only under rt_callsite_lock
+ * @ip:      address of the 5-byte site (function start, after ENDBR)
+ * @state:   enum rt_cs_state, what the text holds; written under
+ *           rt_callsite_lock with text_mutex, only by the patcher
+ * @clients: bit N set: client N wants the site; under rt_callsite_lock
  */
 struct rt_callsite {
 	unsigned long	ip;
-	unsigned long	flags;
+	u8		state;
+	u8		clients;
 };
 
-enum {
-	RT_CS_FILTER	= 1UL << 0,	/* named in set_ftrace_filter */
-	RT_CS_NOTRACE	= 1UL << 1,	/* named in set_ftrace_notrace */
-	RT_CS_CALL	= 1UL << 2,	/* the text calls retrace_caller now */
-	RT_CS_FENTRY	= 1UL << 3,	/* still the compiler's call __fentry__ */
-	RT_CS_BUSY	= 1UL << 4,	/* someone else's bytes there (kprobe) */
-	RT_CS_PROBE	= 1UL << 5,	/* has a traceon/traceoff command */
-	RT_CS_STANDIN	= 1UL << 6,	/* transient: needs a stand-in kprobe */
+/* Addresses the site bytes are made from (host tests pass their own). */
+struct rt_cs_targets {
+	unsigned long	fentry;
+	unsigned long	caller;
+	unsigned long	regs_caller;
 };
 
-#define RT_CS_SITE_SIZE		5
+/* Pure site logic (site.c, also built on the host). */
+enum rt_cs_state rt_cs_wanted(unsigned int clients, unsigned int regs_clients);
+void rt_cs_encode(u8 *insn, unsigned long ip, enum rt_cs_state state,
+		  const struct rt_cs_targets *t);
+bool rt_cs_holds(const struct rt_callsite *cs, const u8 *bytes,
+		 const struct rt_cs_targets *t);
+int rt_cs_apply(struct rt_callsite *cs, u8 *bytes, unsigned int regs_clients,
+		const struct rt_cs_targets *t);
 
-/* Serialises the table, its flags and all patching. */
+#ifdef __KERNEL__
+struct module;
+struct pt_regs;
+struct seq_file;
+
+/**
+ * struct rt_cs_client - a user of call sites
+ * @name:        for callsite_stats
+ * @func:        called by every site the client wants, in any context
+ *               (task to NMI), with preemption as the traced code had
+ *               it; @regs is NULL unless @needs_regs.  @check is true when other clients are
+ *               active too: the site may then be someone else's, and
+ *               @func must confirm @ip is one of its own.
+ * @needs_regs:  the client's sites call the pt_regs trampoline
+ * @want_new_site: optional; asked for each site of a module that loads
+ *               (rt_callsite_lock held): should it be the client's at once
+ * @module_going: optional; the module's sites leave the table (called
+ *               with rt_callsite_lock held, before they are freed)
+ * @id:          set by rt_cs_client_register()
+ */
+struct rt_cs_client {
+	const char	*name;
+	void		(*func)(unsigned long ip, unsigned long parent_ip,
+				unsigned long *parent_slot, struct pt_regs *regs,
+				bool check);
+	bool		needs_regs;
+	bool		(*want_new_site)(struct rt_cs_client *c,
+					 unsigned long ip);
+	void		(*module_going)(struct rt_cs_client *c,
+					struct module *mod);
+	unsigned int	id;
+};
+
+/* Serialises the table, the clients' site masks and all patching. */
 extern struct mutex rt_callsite_lock;
 
-/*
- * Whether enabled sites should call the tracer at all (function tracer
- * selected and ftrace_enabled set).  Written under rt_callsite_lock.
- */
-extern bool rt_callsite_wanted;
+int rt_cs_client_register(struct rt_cs_client *c);
+int rt_cs_client_want(struct rt_cs_client *c, unsigned long ip, bool on);
+void rt_cs_client_want_each(struct rt_cs_client *c,
+			    bool (*want)(unsigned long ip, void *arg),
+			    void *arg);
+int rt_callsite_update(void);
 
-/* Number of sites carrying RT_CS_FILTER; none means "every function". */
-extern unsigned int rt_callsite_nr_filter;
-
-typedef void (*rt_callsite_fn)(struct rt_callsite *cs, unsigned int idx,
+typedef void (*rt_callsite_fn)(unsigned long ip, unsigned int idx,
 			       const char *name, const char *modname,
 			       void *arg);
-
 unsigned int rt_callsite_count(void);
 void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names);
-int rt_callsite_update(void);
-void rt_callsite_recount(void);
+bool rt_callsite_is_site(unsigned long ip);
+
+/* File operations the function tracer puts in the tracing directory. */
+extern const struct file_operations rt_callsite_list_fops;
+extern const struct file_operations rt_callsite_stats_fops;
 
 /* Linker-script bounds of gcc's table of site addresses (init data). */
 extern unsigned long __start_mcount_loc[];
 extern unsigned long __stop_mcount_loc[];
 
+/* The trampolines (arch/x86/kernel/retrace_entry_64.S) and their entry. */
 void retrace_caller(void);
-void rt_function_entry(unsigned long ip, unsigned long parent_ip,
-		       unsigned long *parent_slot);
-
-/* Busy sites: stand-in kprobes and muted sites (callsite_share.c) */
-extern unsigned int rt_cs_nr_muted;
-bool rt_cs_muted(unsigned long ip);
-void rt_cs_share_release(void);
-void rt_cs_share_site(unsigned long ip, bool standin);
-void rt_cs_share_commit(void);
-void rt_cs_share_stats(unsigned int *standins, unsigned int *muted,
-		       unsigned int *unmuted);
-
-/* traceon/traceoff commands (function_probe.c) */
-#define RT_MAX_FPROBES	64
-enum { RT_FP_TRACEON, RT_FP_TRACEOFF };
-
-/*
- * struct rt_fprobe - one command on one function
- * @ip:     the function's call site
- * @cmd:    RT_FP_*
- * @traced: the function tracer wants @ip too (refreshed on each update)
- * @count:  times left to act, -1 for no limit
- */
-struct rt_fprobe {
-	unsigned long	ip;
-	u8		cmd;
-	bool		traced;
-	atomic_long_t	count;
-};
-
-struct rt_fprobe_set;
-struct seq_file;
-extern unsigned int rt_fprobe_nr_live;
-
-int rt_fprobe_parse_cmd(const char *cmd, const char *arg, long *count);
-struct rt_fprobe_set *rt_fprobe_begin(void);
-int rt_fprobe_add(struct rt_fprobe_set *set, unsigned long ip, int cmd,
-		  long count);
-void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd);
-void rt_fprobe_commit(struct rt_fprobe_set *set);
-bool rt_fprobe_hit(unsigned long ip, bool *traced);
-void rt_fprobe_show(struct seq_file *m);
-void rt_fprobe_for_each(void (*fn)(struct rt_fprobe *p, void *arg), void *arg);
-void rt_fprobe_drop(bool (*gone)(unsigned long ip, void *arg), void *arg);
+void retrace_regs_caller(void);
+void rt_callsite_dispatch(unsigned long ip, unsigned long parent_ip,
+			  unsigned long *parent_slot, struct pt_regs *regs);
+#endif /* __KERNEL__ */
 
 #endif /* _TRACE_RETRACE_CALLSITE_H */

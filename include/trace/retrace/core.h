@@ -6,11 +6,14 @@
 #ifndef _TRACE_RETRACE_CORE_H
 #define _TRACE_RETRACE_CORE_H
 
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 #include <linux/seq_buf.h>
 #include <trace/retrace/ring_buffer.h>
 
 struct dentry;
+struct task_struct;
 
 /*
  * Every record starts with this header.  @type picks the printer;
@@ -119,7 +122,88 @@ void rt_commit(void);
 
 void rt_print_sym(struct seq_buf *s, unsigned long ip);
 
-struct dentry *rt_events_dir(void);
+/* The tracing directory; valid from fs_initcall_sync on. */
+struct dentry *rt_tracing_dir(void);
+
+/*
+ * Lines a unit adds to the tracing directory's README, shown after the
+ * core's own, in registration order.  @text ends with a newline.
+ */
+struct rt_readme_part {
+	const char		*text;
+	struct list_head	list;
+};
+void rt_readme_add(struct rt_readme_part *part);
+
+/* Common header of a record, as the code at @pc saw its context. */
+void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
+/* Copy a finished record (header filled) into the buffer. */
+bool rt_record_copy(const void *rec, unsigned int len);
+void rt_save_comm(struct task_struct *tsk);
+
+/* Per-CPU, per-context scratch records (scratch.c). */
+#define RT_SCRATCH_SIZE		RT_RB_MAX_PAYLOAD
+void *rt_scratch_get(unsigned long pc);
+void rt_scratch_put(unsigned long pc);
+
+/*
+ * Context level of preempt count @pc: 0 task, 1 softirq, 2 hardirq,
+ * 3 NMI.  A level can only be interrupted by a higher one, so per-CPU
+ * state indexed by level has one user at a time.
+ */
+static __always_inline int rt_context_level(unsigned long pc)
+{
+	if (pc & NMI_MASK)
+		return 3;
+	if (pc & HARDIRQ_MASK)
+		return 2;
+	if (pc & SOFTIRQ_OFFSET)
+		return 1;
+	return 0;
+}
+
+/*
+ * The one recursion guard: a per-CPU word with a bit per context
+ * level, owned by one user (a tracer's callback, the scratch records).
+ * Written only by its own CPU with this_cpu_or()/this_cpu_and(), single
+ * instructions an interrupt cannot split; a level finds its bit set
+ * only when it re-entered itself.  Call with preemption disabled.
+ *
+ * rt_recursion_enter() returns the bit to pass to rt_recursion_exit(),
+ * or 0 when this level is already inside.
+ */
+static __always_inline unsigned long
+rt_recursion_enter(unsigned long __percpu *word, unsigned long pc)
+{
+	unsigned long bit = 1UL << rt_context_level(pc);
+
+	if (this_cpu_read(*word) & bit)
+		return 0;
+	this_cpu_or(*word, bit);
+	barrier();
+	return bit;
+}
+
+static __always_inline void rt_recursion_exit(unsigned long __percpu *word,
+					      unsigned long bit)
+{
+	barrier();
+	this_cpu_and(*word, ~bit);
+}
+
+/* file_operations for a seq_file shown by name##_show, written by @writer. */
+#define RT_SEQ_FOPS(name, writer)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, name##_show, inode->i_private);	\
+}									\
+static const struct file_operations name##_fops = {			\
+	.open		= name##_open,					\
+	.read		= seq_read,					\
+	.write		= writer,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
 
 /* Bumped whenever current_tracer changes; trace_pipe readers see EOF. */
 extern atomic_t rt_tracer_generation;

@@ -4,22 +4,28 @@
  * function is entered, turn tracing on or off, optionally only the
  * first N times it would change anything.
  *
+ * The commands are a call-site client of their own: their sites call
+ * rt_fprobe_client_hit() whether or not the function tracer runs.
+ *
  * Commands live in one of two static sets; the live one is published by
- * pointer and read locklessly by rt_function_entry() in any context.
+ * pointer and read locklessly, preemption disabled, in any context.
  * Updates (under rt_callsite_lock) fill the other set and swap, after
- * an RCU grace period has passed since that set was last live.  Nothing
- * is ever freed, so a reader on a stale set can at worst act on a
- * command that has just been removed.  Remaining counts are decremented
+ * rt_wait_preempt_readers() (ipset.h) has seen every reader of that set
+ * leave.  Nothing is ever freed, so a reader on a stale set can at worst
+ * act on a command that has just been removed.  Remaining counts are decremented
  * with cmpxchg on the live set; a decrement that races with a swap may
  * be lost, never doubled.
  */
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/module.h>
 #include <trace/retrace/callsite.h>
-#include "internal.h"
+#include <trace/retrace/ipset.h>
+#include "function.h"
 
 /* Both sets are static; see the file comment. */
 struct rt_fprobe_set {
@@ -29,13 +35,17 @@ struct rt_fprobe_set {
 
 static struct rt_fprobe_set rt_fprobe_sets[2];
 static struct rt_fprobe_set *rt_fprobe_live = &rt_fprobe_sets[0];
-/*
- * Copy of rt_fprobe_live->nr for the callback's fast path, written after
- * the pointer is published.  A reader that sees it non-zero with the
- * previous set only searches a set that is still intact (sets are never
- * freed); one that sees 0 a moment late misses one hit of a new command.
- */
-unsigned int rt_fprobe_nr_live;
+static void rt_fprobe_client_hit(unsigned long ip, unsigned long parent_ip,
+				 unsigned long *parent_slot,
+				 struct pt_regs *regs, bool check);
+static void rt_fprobe_module_going(struct rt_cs_client *c,
+				   struct module *mod);
+
+static struct rt_cs_client rt_fprobe_client = {
+	.name		= "commands",
+	.func		= rt_fprobe_client_hit,
+	.module_going	= rt_fprobe_module_going,
+};
 
 static const char * const rt_fprobe_names[] = {
 	[RT_FP_TRACEON] = "traceon",
@@ -79,7 +89,7 @@ struct rt_fprobe_set *rt_fprobe_begin(void)
 	next = rt_fprobe_live == &rt_fprobe_sets[0] ?
 	       &rt_fprobe_sets[1] : &rt_fprobe_sets[0];
 	/* A reader may still be on @next from two updates ago. */
-	synchronize_rcu();
+	rt_wait_preempt_readers();
 	memcpy(next, rt_fprobe_live, sizeof(*next));
 	return next;
 }
@@ -140,19 +150,31 @@ static int rt_fprobe_cmp(const void *a, const void *b)
 	return x->cmd - y->cmd;
 }
 
+/* Does the live set hold a command for @ip (under rt_callsite_lock)? */
+static bool rt_fprobe_wants(unsigned long ip, void *arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < rt_fprobe_live->nr; i++)
+		if (rt_fprobe_live->p[i].ip == ip)
+			return true;
+	return false;
+}
+
 /**
  * rt_fprobe_commit - publish @set, sorted for the lookup
  * @set: from rt_fprobe_begin()
  *
- * The caller then runs rt_callsite_update() to enable the sites.
+ * The command sites are marked for the patcher; the caller then runs
+ * rt_callsite_update() to enable them.
  */
 void rt_fprobe_commit(struct rt_fprobe_set *set)
 {
 	lockdep_assert_held(&rt_callsite_lock);
 	sort(set->p, set->nr, sizeof(set->p[0]), rt_fprobe_cmp, NULL);
-	/* Pairs with the acquire in rt_fprobe_hit(): entries first. */
+	/* Pairs with the acquire in rt_fprobe_client_hit(): entries first. */
 	smp_store_release(&rt_fprobe_live, set);
-	WRITE_ONCE(rt_fprobe_nr_live, set->nr);
+	rt_cs_client_want_each(&rt_fprobe_client, rt_fprobe_wants, NULL);
 }
 
 /* Turn tracing on or off for one command, within its count. */
@@ -174,22 +196,21 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 		tracing_off();
 }
 
-/**
- * rt_fprobe_hit - run the commands attached to @ip
- * @ip: the call site just entered
- * @traced: out, whether the function tracer also wants @ip
+/*
+ * rt_fprobe_client_hit - run the commands attached to @ip
  *
- * Called from rt_function_entry() with preemption disabled, only when
- * rt_fprobe_nr_live said there are commands.
- *
- * Return: true if @ip has commands (it may be enabled only for them).
+ * The client callback, in any context; every site of ours may also be
+ * reached for another client (@check), so the lookup decides.
  */
-bool notrace rt_fprobe_hit(unsigned long ip, bool *traced)
+static void notrace rt_fprobe_client_hit(unsigned long ip,
+					 unsigned long parent_ip,
+					 unsigned long *parent_slot,
+					 struct pt_regs *regs, bool check)
 {
 	struct rt_fprobe_set *set;
 	unsigned int lo = 0, hi, i;
-	bool found = false;
 
+	preempt_disable_notrace();
 	/* Pairs with the release in rt_fprobe_commit(). */
 	set = smp_load_acquire(&rt_fprobe_live);
 	hi = min_t(unsigned int, READ_ONCE(set->nr), RT_MAX_FPROBES);
@@ -202,13 +223,11 @@ bool notrace rt_fprobe_hit(unsigned long ip, bool *traced)
 			hi = mid;
 	}
 	for (i = lo; i < RT_MAX_FPROBES && i < READ_ONCE(set->nr) &&
-	     READ_ONCE(set->p[i].ip) == ip; i++) {
+	     READ_ONCE(set->p[i].ip) == ip; i++)
 		rt_fprobe_fire(&set->p[i]);
-		*traced = READ_ONCE(set->p[i].traced);
-		found = true;
-	}
-	return found;
+	preempt_enable_notrace();
 }
+NOKPROBE_SYMBOL(rt_fprobe_client_hit);
 
 /**
  * rt_fprobe_show - list the commands as set_ftrace_filter shows them
@@ -234,30 +253,8 @@ void rt_fprobe_show(struct seq_file *m)
 	}
 }
 
-/**
- * rt_fprobe_for_each - visit the live commands
- * @fn: callback
- * @arg: passed to @fn
- *
- * Call with rt_callsite_lock held; @fn may update p->traced only.
- */
-void rt_fprobe_for_each(void (*fn)(struct rt_fprobe *p, void *arg), void *arg)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&rt_callsite_lock);
-	for (i = 0; i < rt_fprobe_live->nr; i++)
-		fn(&rt_fprobe_live->p[i], arg);
-}
-
-/**
- * rt_fprobe_drop - remove every command whose ip @gone says is leaving
- * @gone: predicate on an ip
- * @arg: passed to @gone
- *
- * For module unload; call with rt_callsite_lock held.
- */
-void rt_fprobe_drop(bool (*gone)(unsigned long ip, void *arg), void *arg)
+/* The commands on a module's functions go with it. */
+static void rt_fprobe_module_going(struct rt_cs_client *c, struct module *mod)
 {
 	struct rt_fprobe_set *set;
 	unsigned int i;
@@ -265,14 +262,20 @@ void rt_fprobe_drop(bool (*gone)(unsigned long ip, void *arg), void *arg)
 
 	lockdep_assert_held(&rt_callsite_lock);
 	for (i = 0; i < rt_fprobe_live->nr; i++)
-		any |= gone(rt_fprobe_live->p[i].ip, arg);
+		any |= within_module(rt_fprobe_live->p[i].ip, mod);
 	if (!any)
 		return;
 	set = rt_fprobe_begin();
 	for (i = 0; i < set->nr; )
-		if (gone(set->p[i].ip, arg))
+		if (within_module(set->p[i].ip, mod))
 			set->p[i] = set->p[--set->nr];
 		else
 			i++;
 	rt_fprobe_commit(set);
 }
+
+static int __init rt_fprobe_init(void)
+{
+	return rt_cs_client_register(&rt_fprobe_client);
+}
+core_initcall(rt_fprobe_init);

@@ -16,7 +16,9 @@
  */
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
@@ -31,22 +33,36 @@
 #include <asm/sync_core.h>
 #include <asm/text-patching.h>
 #include <trace/retrace/callsite.h>
-#include "internal.h"
-
-#define RT_CALL_OPCODE	0xe8
 
 /* A group of sites: the core kernel's, or one module's. */
 struct rt_callsite_group {
 	struct list_head	list;
 	struct module		*mod;	/* NULL for the core kernel */
+	struct rcu_head		rcu;
 	unsigned int		nr;
 	struct rt_callsite	sites[] __counted_by(nr);
 };
 
+/*
+ * Groups: added and removed under rt_callsite_lock with the RCU list
+ * primitives, freed after a grace period, so rt_callsite_is_site() can
+ * walk them under rcu_read_lock() (kprobes asks with text_mutex held,
+ * where taking rt_callsite_lock would invert the lock order).
+ */
 static LIST_HEAD(rt_callsite_groups);
 DEFINE_MUTEX(rt_callsite_lock);
-bool rt_callsite_wanted;
-unsigned int rt_callsite_nr_filter;
+
+/*
+ * Clients, under rt_callsite_lock.  rt_cs_clients[] only grows (a
+ * client is never unregistered), so the dispatcher reads it locklessly.
+ * rt_cs_solo and rt_cs_active are what the dispatcher reads on every
+ * call; see rt_cs_publish().
+ */
+static struct rt_cs_client *rt_cs_clients[RT_CS_MAX_CLIENTS];
+static unsigned int rt_cs_nr_clients;
+static unsigned int rt_cs_regs_mask;	/* clients that need pt_regs */
+static struct rt_cs_client *rt_cs_solo;	/* the only active client, or NULL */
+static unsigned long rt_cs_active;	/* clients with at least one site */
 
 /* Statistics, under rt_callsite_lock. */
 static unsigned int rt_cs_total, rt_cs_boot_converted;
@@ -56,44 +72,16 @@ static unsigned long rt_cs_updates, rt_cs_patched, rt_cs_busy;
 /* One page of text plus a site that may cross into the next one. */
 static u8 rt_cs_page_buf[PAGE_SIZE + RT_CS_SITE_SIZE];
 
-static void rt_cs_make_call(u8 *insn, unsigned long ip, void *dest)
-{
-	s32 rel = (long)dest - (long)(ip + RT_CS_SITE_SIZE);
+static const struct rt_cs_targets rt_cs_targets = {
+	.fentry		= (unsigned long)__fentry__,
+	.caller		= (unsigned long)retrace_caller,
+	.regs_caller	= (unsigned long)retrace_regs_caller,
+};
 
-	insn[0] = RT_CALL_OPCODE;
-	memcpy(insn + 1, &rel, sizeof(rel));
-}
-
-/* The instruction a site holds in state @flags. */
-static void rt_cs_expected(u8 *insn, unsigned long ip, unsigned long flags)
-{
-	if (flags & RT_CS_FENTRY)
-		rt_cs_make_call(insn, ip, __fentry__);
-	else if (flags & RT_CS_CALL)
-		rt_cs_make_call(insn, ip, retrace_caller);
-	else
-		memcpy(insn, x86_nops[5], RT_CS_SITE_SIZE);
-}
-
-/* Does the function tracer want this site (filter and notrace)? */
-static bool rt_cs_tracer_wants(const struct rt_callsite *cs)
-{
-	if (!rt_callsite_wanted || (cs->flags & RT_CS_NOTRACE))
-		return false;
-	return !rt_callsite_nr_filter || (cs->flags & RT_CS_FILTER);
-}
-
-/* Should the site call retrace_caller: for the tracer or a command. */
-static bool rt_cs_want_call(const struct rt_callsite *cs)
-{
-	return (cs->flags & RT_CS_PROBE) || rt_cs_tracer_wants(cs);
-}
-
-/* Must the site's text change: never converted yet, or wrong state. */
+/* Must the site's text change? */
 static bool rt_cs_stale(const struct rt_callsite *cs)
 {
-	return (cs->flags & RT_CS_FENTRY) ||
-	       rt_cs_want_call(cs) != !!(cs->flags & RT_CS_CALL);
+	return cs->state != rt_cs_wanted(cs->clients, rt_cs_regs_mask);
 }
 
 static struct rt_callsite *rt_cs_group_find(struct rt_callsite_group *g,
@@ -116,7 +104,8 @@ static struct rt_callsite *rt_cs_find(unsigned long ip)
 	struct rt_callsite_group *g;
 	struct rt_callsite *cs;
 
-	list_for_each_entry(g, &rt_callsite_groups, list) {
+	list_for_each_entry_rcu(g, &rt_callsite_groups, list,
+				lockdep_is_held(&rt_callsite_lock)) {
 		cs = rt_cs_group_find(g, ip);
 		if (cs)
 			return cs;
@@ -124,26 +113,113 @@ static struct rt_callsite *rt_cs_find(unsigned long ip)
 	return NULL;
 }
 
-static void rt_cs_mark_probe(struct rt_fprobe *p, void *arg)
+/**
+ * rt_callsite_is_site - is @ip a listed call site
+ * @ip: an address
+ *
+ * Lockless (RCU); any context but NMI.
+ *
+ * Return: true if @ip is the call site of a traceable function.
+ */
+bool rt_callsite_is_site(unsigned long ip)
 {
-	struct rt_callsite *cs = rt_cs_find(p->ip);
+	bool ret;
 
-	if (!cs)
-		return;
-	cs->flags |= RT_CS_PROBE;
-	WRITE_ONCE(p->traced, rt_cs_tracer_wants(cs));
+	rcu_read_lock();
+	ret = rt_cs_find(ip);
+	rcu_read_unlock();
+	return ret;
 }
 
-/* Recompute RT_CS_PROBE and each command's "traced" from the live set. */
-static void rt_cs_sync_probes(void)
+/*
+ * kprobes asks this to learn that an address is a patchable site: a
+ * kprobe there becomes a client of ours (kprobe_site.c) instead of an
+ * int3, and decoding sees the NOP the site holds at rest.
+ */
+unsigned long ftrace_location(unsigned long ip)
+{
+	return rt_callsite_is_site(ip) ? ip : 0;
+}
+
+/**
+ * rt_cs_client_register - add a client
+ * @c: the client, with @name, @func and @needs_regs set
+ *
+ * Clients live for the life of the kernel.
+ *
+ * Return: 0, or -ENOSPC when RT_CS_MAX_CLIENTS are registered.
+ */
+int rt_cs_client_register(struct rt_cs_client *c)
+{
+	int ret = 0;
+
+	mutex_lock(&rt_callsite_lock);
+	if (rt_cs_nr_clients == RT_CS_MAX_CLIENTS) {
+		ret = -ENOSPC;
+	} else {
+		c->id = rt_cs_nr_clients;
+		if (c->needs_regs)
+			rt_cs_regs_mask |= BIT(c->id);
+		/* Pairs with the READ_ONCE() in rt_callsite_dispatch(). */
+		smp_store_release(&rt_cs_clients[c->id], c);
+		rt_cs_nr_clients++;
+	}
+	mutex_unlock(&rt_callsite_lock);
+	return ret;
+}
+
+/**
+ * rt_cs_client_want - say whether @c wants the site at @ip
+ * @c: a registered client
+ * @ip: the site
+ * @on: want it or not
+ *
+ * Call with rt_callsite_lock held, then rt_callsite_update().
+ *
+ * Return: 0, or -ENOENT if @ip is not a listed site.
+ */
+int rt_cs_client_want(struct rt_cs_client *c, unsigned long ip, bool on)
+{
+	struct rt_callsite *cs;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	cs = rt_cs_find(ip);
+	if (!cs)
+		return -ENOENT;
+	if (on)
+		cs->clients |= BIT(c->id);
+	else
+		cs->clients &= ~BIT(c->id);
+	return 0;
+}
+
+/**
+ * rt_cs_client_want_each - decide @c's wish for every site
+ * @c: a registered client
+ * @want: asked once per site
+ * @arg: passed to @want
+ *
+ * Call with rt_callsite_lock held, then rt_callsite_update().
+ */
+void rt_cs_client_want_each(struct rt_cs_client *c,
+			    bool (*want)(unsigned long ip, void *arg),
+			    void *arg)
 {
 	struct rt_callsite_group *g;
 	unsigned int i;
 
-	list_for_each_entry(g, &rt_callsite_groups, list)
-		for (i = 0; i < g->nr; i++)
-			g->sites[i].flags &= ~RT_CS_PROBE;
-	rt_fprobe_for_each(rt_cs_mark_probe, NULL);
+	lockdep_assert_held(&rt_callsite_lock);
+	list_for_each_entry(g, &rt_callsite_groups, list) {
+		for (i = 0; i < g->nr; i++) {
+			struct rt_callsite *cs = &g->sites[i];
+
+			if (want(cs->ip, arg))
+				cs->clients |= BIT(c->id);
+			else
+				cs->clients &= ~BIT(c->id);
+		}
+		cond_resched();
+	}
 }
 
 /*
@@ -173,7 +249,7 @@ static int rt_cs_cmp(const void *a, const void *b)
 static struct rt_callsite_group *rt_cs_group_build(struct module *mod,
 						   const unsigned long *tab,
 						   unsigned int n,
-						   unsigned long flags)
+						   enum rt_cs_state state)
 {
 	struct rt_callsite_group *g;
 	unsigned int i, nr = 0;
@@ -191,7 +267,7 @@ static struct rt_callsite_group *rt_cs_group_build(struct module *mod,
 		if (mod ? within_module_init(ip, mod) : is_kernel_inittext(ip))
 			continue;
 		g->sites[nr].ip = ip;
-		g->sites[nr].flags = flags;
+		g->sites[nr].state = state;
 		nr++;
 	}
 	sort(g->sites, nr, sizeof(g->sites[0]), rt_cs_cmp, NULL);
@@ -204,10 +280,9 @@ static struct rt_callsite_group *rt_cs_group_build(struct module *mod,
 
 static bool rt_cs_is_fentry_call(unsigned long ip)
 {
-	u8 insn[RT_CS_SITE_SIZE];
+	struct rt_callsite cs = { .ip = ip, .state = RT_CS_FENTRY };
 
-	rt_cs_make_call(insn, ip, __fentry__);
-	return !memcmp((void *)ip, insn, RT_CS_SITE_SIZE);
+	return rt_cs_holds(&cs, (const u8 *)ip, &rt_cs_targets);
 }
 
 /*
@@ -234,11 +309,11 @@ static int __init rt_callsite_boot_init(void)
 		text_poke_early((void *)ip, x86_nops[5], RT_CS_SITE_SIZE);
 		converted++;
 	}
-	g = rt_cs_group_build(NULL, __start_mcount_loc, n, 0);
+	g = rt_cs_group_build(NULL, __start_mcount_loc, n, RT_CS_NOP);
 	if (!g)
 		return -ENOMEM;
 	mutex_lock(&rt_callsite_lock);
-	list_add_tail(&g->list, &rt_callsite_groups);
+	list_add_tail_rcu(&g->list, &rt_callsite_groups);
 	rt_cs_total = g->nr;
 	rt_cs_boot_converted = converted;
 	rt_cs_boot_us = div_u64(local_clock() - t0, NSEC_PER_USEC);
@@ -253,19 +328,12 @@ static int __init rt_callsite_boot_init(void)
 }
 early_initcall(rt_callsite_boot_init);
 
-/* Are @bytes (the site's text, or a copy of it) what its flags say? */
-static bool rt_cs_holds(const struct rt_callsite *cs, const u8 *bytes)
-{
-	u8 want[RT_CS_SITE_SIZE];
-
-	rt_cs_expected(want, cs->ip, cs->flags);
-	return !memcmp(bytes, want, RT_CS_SITE_SIZE);
-}
-
 /*
- * Rewrite every site of @g whose state differs from what is wanted.
- * Sites sharing a page go out in one text_poke.  A site whose bytes are
- * not what its state says (a kprobe's int3) is left alone and marked.
+ * Rewrite every site of @g whose state differs from what its clients
+ * want.  Sites sharing a page go out in one text_poke.  A site whose
+ * bytes are not what its state says is left alone and counted: with
+ * every user of a site a client, that is a bug, and callsite_stats
+ * shows it as busy.
  */
 static void rt_cs_patch_group(struct rt_callsite_group *g)
 {
@@ -287,22 +355,15 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 		memcpy(rt_cs_page_buf, (void *)start, end - start);
 		for (k = i; k < j; k++) {
 			struct rt_callsite *cs = &g->sites[k];
-			u8 *p = rt_cs_page_buf + (cs->ip - start);
-			bool call = rt_cs_want_call(cs);
+			int ret = rt_cs_apply(cs, rt_cs_page_buf + (cs->ip - start),
+					      rt_cs_regs_mask, &rt_cs_targets);
 
-			if (!rt_cs_stale(cs))
-				continue;
-			if (!rt_cs_holds(cs, p)) {
-				cs->flags |= RT_CS_BUSY;
+			if (ret < 0)
 				rt_cs_busy++;
-				continue;
+			if (ret > 0) {
+				rt_cs_patched++;
+				any = true;
 			}
-			cs->flags &= ~(RT_CS_FENTRY | RT_CS_CALL | RT_CS_BUSY);
-			if (call)
-				cs->flags |= RT_CS_CALL;
-			rt_cs_expected(p, cs->ip, cs->flags);
-			rt_cs_patched++;
-			any = true;
 		}
 		if (any)
 			text_poke_copy_locked((void *)start, rt_cs_page_buf,
@@ -338,97 +399,75 @@ static int rt_callsite_stop(void *data)
 	return 0;
 }
 
-/* Do the site's bytes in the text differ from its flags (a kprobe)? */
-static bool rt_cs_foreign(const struct rt_callsite *cs)
-{
-	return !rt_cs_holds(cs, (const u8 *)cs->ip);
-}
-
-/* Is there a stale site we can rewrite?  Busy ones are left alone. */
-static bool rt_cs_needs_patching(void)
+/*
+ * Scan the table: which clients have sites (@active), is any site stale
+ * (return value), and is any left busy (@busy: its bytes are not what
+ * its state says).
+ */
+static bool rt_cs_scan(unsigned long *active, bool *busy)
 {
 	struct rt_callsite_group *g;
+	bool stale = false;
 	unsigned int i;
-	bool ret = false;
 
-	mutex_lock(&text_mutex);
+	*active = 0;
+	*busy = false;
 	list_for_each_entry(g, &rt_callsite_groups, list) {
-		for (i = 0; i < g->nr && !ret; i++)
-			ret = rt_cs_stale(&g->sites[i]) &&
-			      !rt_cs_foreign(&g->sites[i]);
+		for (i = 0; i < g->nr; i++) {
+			struct rt_callsite *cs = &g->sites[i];
+
+			*active |= cs->clients;
+			if (rt_cs_stale(cs))
+				stale = true;
+			else
+				continue;
+			if (!rt_cs_holds(cs, (const u8 *)cs->ip, &rt_cs_targets))
+				*busy = true;
+		}
 	}
-	mutex_unlock(&text_mutex);
-	return ret;
+	return stale;
 }
 
 /*
- * After patching, the stale sites left are busy: classify them for
- * callsite_share.c.  Under text_mutex, so kprobes cannot arm or disarm
- * while the bytes are read; stand-ins are registered afterwards, as
- * register_kprobe() takes text_mutex itself.
+ * Tell the dispatcher who is active.  With one active client and every
+ * site in its wanted state, the dispatcher calls it directly (@check
+ * false): every calling site is then its own.  Otherwise every active
+ * client is called and checks the site itself.
  */
-static void rt_cs_share_scan(void)
+static void rt_cs_publish(unsigned long active, bool exact)
 {
-	struct rt_callsite_group *g;
-	unsigned int i, standins = 0;
-	struct rt_callsite *cs;
+	struct rt_cs_client *solo = NULL;
 
-	mutex_lock(&text_mutex);
-	list_for_each_entry(g, &rt_callsite_groups, list) {
-		for (i = 0; i < g->nr; i++) {
-			cs = &g->sites[i];
-			if (!rt_cs_stale(cs) && !(cs->flags & RT_CS_BUSY))
-				continue;
-			if (!rt_cs_foreign(cs)) {
-				cs->flags &= ~RT_CS_BUSY;
-				continue;
-			}
-			cs->flags |= RT_CS_BUSY;
-			if (!rt_cs_stale(cs) || (cs->flags & RT_CS_FENTRY))
-				continue;
-			if (cs->flags & RT_CS_CALL) {
-				rt_cs_share_site(cs->ip, false);
-			} else {
-				cs->flags |= RT_CS_STANDIN;
-				standins++;
-			}
-		}
-	}
-	mutex_unlock(&text_mutex);
-	/* Usually none: then this walk ends at once. */
-	list_for_each_entry(g, &rt_callsite_groups, list) {
-		for (i = 0; i < g->nr && standins; i++) {
-			cs = &g->sites[i];
-			if (cs->flags & RT_CS_STANDIN) {
-				cs->flags &= ~RT_CS_STANDIN;
-				rt_cs_share_site(cs->ip, true);
-				standins--;
-			}
-		}
-	}
-	rt_cs_share_commit();
+	if (exact && hweight_long(active) == 1)
+		solo = rt_cs_clients[__ffs(active)];
+	WRITE_ONCE(rt_cs_active, active);
+	WRITE_ONCE(rt_cs_solo, solo);
 }
 
 /**
- * rt_callsite_update - bring the text in line with the sites' flags
+ * rt_callsite_update - bring the text in line with the clients' wishes
  *
- * Call with rt_callsite_lock held after changing rt_callsite_wanted,
- * the filter or notrace flags.  Only sites whose state changes are
- * rewritten; nothing is stopped when nothing changes.  Sites a kprobe
- * holds are left alone and handed to callsite_share.c.
+ * Call with rt_callsite_lock held after changing what clients want.
+ * Only sites whose state changes are rewritten, under stop_machine();
+ * nothing is stopped when nothing changes.
+ *
+ * While the text changes, the dispatcher calls every client that was
+ * or will be active, each checking its own sites; the fast path for a
+ * single client is published only once the text is what it wants.
  *
  * Return: 0, or the error of stop_machine().
  */
 int rt_callsite_update(void)
 {
 	struct rt_cs_stop st = { .arrived = ATOMIC_INIT(0) };
+	unsigned long active;
+	bool busy;
 	int ret = 0;
 
 	lockdep_assert_held(&rt_callsite_lock);
-	rt_cs_sync_probes();
-	/* Our own stand-in int3s would make their sites look busy. */
-	rt_cs_share_release();
-	if (rt_cs_needs_patching()) {
+	if (rt_cs_scan(&active, &busy)) {
+		/* Old and new clients both checked while sites change. */
+		rt_cs_publish(active | READ_ONCE(rt_cs_active), false);
 		/* kprobes take the hotplug lock before text_mutex; so do we. */
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
@@ -437,25 +476,47 @@ int rt_callsite_update(void)
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 		rt_cs_updates++;
+		rt_cs_scan(&active, &busy);
 	}
-	rt_cs_share_scan();
+	rt_cs_publish(active, !busy && !ret);
 	return ret;
 }
 
 /**
- * rt_callsite_recount - recompute rt_callsite_nr_filter from the flags
+ * rt_callsite_dispatch - the one entry of every enabled site
+ * @ip: the site
+ * @parent_ip: where the traced function returns to
+ * @parent_slot: the stack slot holding @parent_ip (for return hooks)
+ * @regs: the registers at the site, or NULL (retrace_caller)
+ *
+ * Called by the trampolines in any context, NMI included, with or
+ * without RCU watching, and with preemption as the traced code had it
+ * (clients see the true preempt count).  It reads only rt_cs_solo,
+ * rt_cs_active and rt_cs_clients[], which are never freed; a client
+ * disables preemption itself before it touches anything else.
  */
-void rt_callsite_recount(void)
+void notrace rt_callsite_dispatch(unsigned long ip, unsigned long parent_ip,
+				  unsigned long *parent_slot,
+				  struct pt_regs *regs)
 {
-	struct rt_callsite_group *g;
-	unsigned int i, n = 0;
+	struct rt_cs_client *c = READ_ONCE(rt_cs_solo);
+	unsigned long active;
+	unsigned int id;
 
-	lockdep_assert_held(&rt_callsite_lock);
-	list_for_each_entry(g, &rt_callsite_groups, list)
-		for (i = 0; i < g->nr; i++)
-			n += !!(g->sites[i].flags & RT_CS_FILTER);
-	rt_callsite_nr_filter = n;
+	if (likely(c)) {
+		c->func(ip, parent_ip, parent_slot, regs, false);
+		return;
+	}
+	active = READ_ONCE(rt_cs_active);
+	while (active) {
+		id = __ffs(active);
+		active &= active - 1;
+		c = READ_ONCE(rt_cs_clients[id]);
+		if (c && (regs || !c->needs_regs))
+			c->func(ip, parent_ip, parent_slot, regs, true);
+	}
 }
+NOKPROBE_SYMBOL(rt_callsite_dispatch);
 
 /**
  * rt_callsite_count - number of listed sites, core and modules
@@ -473,8 +534,7 @@ unsigned int rt_callsite_count(void)
  * @arg: passed to @fn
  * @names: look names up (costly); otherwise @fn gets "" and NULL
  *
- * Call with rt_callsite_lock held; @fn may change the site's
- * RT_CS_FILTER and RT_CS_NOTRACE flags only.
+ * Call with rt_callsite_lock held.
  */
 void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names)
 {
@@ -488,7 +548,7 @@ void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names)
 			name[0] = 0;
 			if (names && lookup_symbol_name(g->sites[i].ip, name))
 				name[0] = 0;
-			fn(&g->sites[i], idx, name,
+			fn(g->sites[i].ip, idx, name,
 			   g->mod && names ? g->mod->name : NULL, arg);
 			if (!(idx & 1023))
 				cond_resched();
@@ -497,14 +557,16 @@ void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names)
 }
 
 /*
- * Modules: sites are made NOPs (or calls, if a tracer wants them) when
- * the module is COMING, before any of its code runs, so plain
- * text_poke is enough; they leave the table when it is GOING.
+ * Modules: sites are made NOPs (or calls, if a client wants every new
+ * site) when the module is COMING, before any of its code runs, so
+ * plain text_poke is enough; they leave the table when it is GOING,
+ * after the clients were told.
  */
 static void rt_cs_module_coming(struct module *mod)
 {
-	unsigned int i, n = mod->num_ftrace_callsites;
+	unsigned int i, id, n = mod->num_ftrace_callsites;
 	struct rt_callsite_group *g;
+	struct rt_cs_client *c;
 
 	if (!n)
 		return;
@@ -515,6 +577,14 @@ static void rt_cs_module_coming(struct module *mod)
 		return;
 	}
 	mutex_lock(&rt_callsite_lock);
+	for (id = 0; id < rt_cs_nr_clients; id++) {
+		c = rt_cs_clients[id];
+		if (!c->want_new_site)
+			continue;
+		for (i = 0; i < g->nr; i++)
+			if (c->want_new_site(c, g->sites[i].ip))
+				g->sites[i].clients |= BIT(id);
+	}
 	mutex_lock(&text_mutex);
 	/* Init sites are never listed; quieten them here. */
 	for (i = 0; i < n; i++) {
@@ -525,36 +595,31 @@ static void rt_cs_module_coming(struct module *mod)
 	}
 	rt_cs_patch_group(g);
 	mutex_unlock(&text_mutex);
-	list_add_tail(&g->list, &rt_callsite_groups);
+	list_add_tail_rcu(&g->list, &rt_callsite_groups);
 	rt_cs_total += g->nr;
+	/* The module's code has not run yet: no dispatch to order against. */
+	rt_callsite_update();
 	mutex_unlock(&rt_callsite_lock);
-}
-
-static bool rt_cs_in_group(unsigned long ip, void *arg)
-{
-	return rt_cs_group_find(arg, ip);
 }
 
 static void rt_cs_module_going(struct module *mod)
 {
 	struct rt_callsite_group *g, *tmp;
+	unsigned int id;
 
 	mutex_lock(&rt_callsite_lock);
 	list_for_each_entry_safe(g, tmp, &rt_callsite_groups, list) {
 		if (g->mod != mod)
 			continue;
-		rt_fprobe_drop(rt_cs_in_group, g);
-		list_del(&g->list);
+		for (id = 0; id < rt_cs_nr_clients; id++)
+			if (rt_cs_clients[id]->module_going)
+				rt_cs_clients[id]->module_going(rt_cs_clients[id],
+								mod);
+		list_del_rcu(&g->list);
 		rt_cs_total -= g->nr;
-		kvfree(g);
+		kvfree_rcu(g, rcu);
 	}
-	/*
-	 * rt_callsite_nr_filter keeps counting the sites that left: a
-	 * filter naming only this module's functions must not turn into
-	 * "trace everything" when it unloads.  The next filter write
-	 * recounts.
-	 */
-	rt_callsite_update();	/* drops stand-ins and mutes of its sites */
+	rt_callsite_update();
 	mutex_unlock(&rt_callsite_lock);
 }
 
@@ -573,6 +638,12 @@ static struct notifier_block rt_cs_module_nb = {
 	/* Before other notifiers, so module sites are quiet early. */
 	.priority = INT_MAX,
 };
+
+static int __init rt_callsite_module_init(void)
+{
+	return register_module_notifier(&rt_cs_module_nb);
+}
+core_initcall(rt_callsite_module_init);
 
 /* available_filter_functions: one line per listed site. */
 struct rt_cs_iter {
@@ -633,7 +704,7 @@ static int rt_aff_open(struct inode *inode, struct file *file)
 				sizeof(struct rt_cs_iter));
 }
 
-static const struct file_operations rt_aff_fops = {
+const struct file_operations rt_callsite_list_fops = {
 	.open = rt_aff_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
@@ -643,34 +714,47 @@ static const struct file_operations rt_aff_fops = {
 /* callsite_stats: what the patcher has done, for tests and tuning. */
 static int rt_cs_stats_show(struct seq_file *m, void *v)
 {
-	unsigned int i, calls = 0, busy = 0, standins, muted, unmuted;
+	unsigned int i, id, calls = 0, regs = 0, busy = 0;
+	unsigned int per_client[RT_CS_MAX_CLIENTS] = { };
 	struct rt_callsite_group *g;
 
 	mutex_lock(&rt_callsite_lock);
+	mutex_lock(&text_mutex);
 	list_for_each_entry(g, &rt_callsite_groups, list)
 		for (i = 0; i < g->nr; i++) {
-			calls += !!(g->sites[i].flags & RT_CS_CALL);
-			busy += !!(g->sites[i].flags & RT_CS_BUSY);
+			struct rt_callsite *cs = &g->sites[i];
+
+			calls += cs->state == RT_CS_CALL || cs->state == RT_CS_REGS;
+			regs += cs->state == RT_CS_REGS;
+			busy += !rt_cs_holds(cs, (const u8 *)cs->ip,
+					     &rt_cs_targets);
+			for (id = 0; id < rt_cs_nr_clients; id++)
+				per_client[id] += !!(cs->clients & BIT(id));
 		}
-	seq_printf(m, "sites: %u\nenabled: %u\nbusy: %u\nfilter: %u\n",
-		   rt_cs_total, calls, busy, rt_callsite_nr_filter);
+	mutex_unlock(&text_mutex);
+	seq_printf(m, "sites: %u\nenabled: %u\nregs: %u\nbusy: %u\n",
+		   rt_cs_total, calls, regs, busy);
 	seq_printf(m, "updates: %lu\npatched: %lu\nskipped: %lu\n",
 		   rt_cs_updates, rt_cs_patched, rt_cs_busy);
 	seq_printf(m, "boot_converted: %u\nboot_us: %llu\n",
 		   rt_cs_boot_converted, rt_cs_boot_us);
-	rt_cs_share_stats(&standins, &muted, &unmuted);
-	seq_printf(m, "standins: %u\nmuted: %u\nunmuted: %u\n",
-		   standins, muted, unmuted);
+	seq_printf(m, "dispatch: %s\n",
+		   rt_cs_solo ? rt_cs_solo->name : rt_cs_active ? "checked" : "none");
+	for (id = 0; id < rt_cs_nr_clients; id++)
+		seq_printf(m, "client %s: %u\n", rt_cs_clients[id]->name,
+			   per_client[id]);
 	mutex_unlock(&rt_callsite_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rt_cs_stats);
 
-void __init rt_create_callsite_files(struct dentry *dir)
+static int rt_cs_stats_open(struct inode *inode, struct file *file)
 {
-	register_module_notifier(&rt_cs_module_nb);
-	debugfs_create_file("available_filter_functions", 0444, dir, NULL,
-			    &rt_aff_fops);
-	debugfs_create_file("callsite_stats", 0444, dir, NULL,
-			    &rt_cs_stats_fops);
+	return single_open(file, rt_cs_stats_show, NULL);
 }
+
+const struct file_operations rt_callsite_stats_fops = {
+	.open = rt_cs_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

@@ -33,7 +33,7 @@
 #include <asm/ptrace.h>
 #include <trace/retrace/event.h>
 #include <trace/retrace/probe_def.h>
-#include "internal.h"
+#include <trace/retrace/core.h>
 
 /* Fixed fields before the arguments, entry and return probes. */
 enum { RT_KP_ENTRY_META = 3, RT_KP_RET_META = 4 };
@@ -750,11 +750,23 @@ static struct notifier_block rt_kp_module_nb = {
 	.notifier_call = rt_kp_module_notify,
 };
 
-void __init rt_create_kprobe_files(struct dentry *dir)
+static struct rt_readme_part rt_kp_readme = {
+	.text = "  kprobe_events        p[:[GRP/]EVENT] SYM[+offs]|MEMADDR [FETCHARGS]\n"
+		"                       r[:[GRP/]EVENT] SYM[+0] [FETCHARGS]\n"
+		"                       -:[GRP/]EVENT removes one; '>' clears all\n"
+		"  kprobe_profile       hits and misses of each probe\n",
+};
+
+static int __init rt_kp_init(void)
 {
+	struct dentry *dir = rt_tracing_dir();
+
 	debugfs_create_file("kprobe_events", 0644, dir, NULL,
 			    &rt_kp_events_fops);
 	debugfs_create_file("kprobe_profile", 0444, dir, NULL,
 			    &rt_kp_profile_fops);
 	register_module_notifier(&rt_kp_module_nb);
+	rt_readme_add(&rt_kp_readme);
+	return 0;
 }
+device_initcall(rt_kp_init);

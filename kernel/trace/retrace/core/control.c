@@ -2,8 +2,8 @@
 /*
  * Control files of the tracing directory: current_tracer,
  * available_tracers, tracing_on, buffer_size_kb, tracing_cpumask,
- * tracing_max_latency, trace_options, README, per_cpu/cpuN/stats and
- * events/enable.  Every write is parsed completely before anything
+ * tracing_max_latency, trace_options, README and per_cpu/cpuN/stats.
+ * Every write is parsed completely before anything
  * changes, so a rejected write leaves the state as it was.
  */
 #include <linux/ctype.h>
@@ -243,7 +243,7 @@ static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
 
 /* ---- README -------------------------------------------------------------- */
 
-static const char rt_readme[] =
+static const char rt_readme_core[] =
 	"retrace: tracing control directory\n\n"
 	"  current_tracer       write a tracer name from available_tracers\n"
 	"  available_tracers    tracers built into this kernel\n"
@@ -257,24 +257,33 @@ static const char rt_readme[] =
 	"  buffer_size_kb       KiB per CPU; change only with tracer nop\n"
 	"  tracing_cpumask      hex mask of CPUs that record\n"
 	"  tracing_max_latency  largest latency seen (usecs); writable\n"
-	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n"
-	"  events/enable        switch every event on (1) or off (0)\n"
-#ifdef CONFIG_RETRACE_FUNCTION_TRACER
-	"  available_filter_functions  functions the function tracer can trace\n"
-	"  set_ftrace_filter    trace only these: [!]glob[:mod:M], also\n"
-	"                       glob:traceon[:N] and glob:traceoff[:N]\n"
-	"  set_ftrace_notrace   never trace these: [!]glob[:mod:M]\n"
-	"  set_ftrace_pid       trace only these pids (-1: all)\n"
-	"  callsite_stats       call sites: total, enabled, patch counters\n"
-	"  /proc/sys/kernel/ftrace_enabled  0 turns the function tracer off\n"
-#endif
-	;
+	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n";
 
-static ssize_t rt_readme_read(struct file *file, char __user *ubuf,
-			      size_t cnt, loff_t *ppos)
+/* Parts registered by other units; only ever added to, at init. */
+static LIST_HEAD(rt_readme_parts);
+
+/**
+ * rt_readme_add - add a unit's lines to the README file
+ * @part: the lines; must stay alive (static storage)
+ */
+void rt_readme_add(struct rt_readme_part *part)
 {
-	return simple_read_from_buffer(ubuf, cnt, ppos, rt_readme,
-				       sizeof(rt_readme) - 1);
+	mutex_lock(&rt_trace_lock);
+	list_add_tail(&part->list, &rt_readme_parts);
+	mutex_unlock(&rt_trace_lock);
+}
+EXPORT_SYMBOL_GPL(rt_readme_add);
+
+static int rt_readme_show(struct seq_file *m, void *v)
+{
+	struct rt_readme_part *part;
+
+	seq_puts(m, rt_readme_core);
+	mutex_lock(&rt_trace_lock);
+	list_for_each_entry(part, &rt_readme_parts, list)
+		seq_puts(m, part->text);
+	mutex_unlock(&rt_trace_lock);
+	return 0;
 }
 
 /* ---- per_cpu/cpuN/stats --------------------------------------------------- */
@@ -291,12 +300,6 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* ---- events/enable ----------------------------------------------------- */
-
-/*
- * The global event switch.  No event source exists yet, so it reads 0
- * and accepts 0 or 1; the event layer will give it something to switch.
- */
 /* ---- plumbing ------------------------------------------------------------ */
 
 RT_SEQ_FOPS(rt_current_tracer, rt_current_tracer_write);
@@ -307,11 +310,7 @@ RT_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
 RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
 RT_SEQ_FOPS(rt_options, rt_options_write);
 RT_SEQ_FOPS(rt_cpu_stats, NULL);
-
-static const struct file_operations rt_readme_fops = {
-	.read	= rt_readme_read,
-	.llseek	= default_llseek,
-};
+RT_SEQ_FOPS(rt_readme, NULL);
 
 void __init rt_create_control_files(struct dentry *dir)
 {

@@ -22,7 +22,8 @@
 #include <linux/uaccess.h>
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/glob.h>
-#include "internal.h"
+#include <trace/retrace/ipset.h>
+#include "function.h"
 
 #define RT_FF_MAX_WRITE		(64 * 1024)
 
@@ -35,8 +36,11 @@ struct rt_ff_token {
 	unsigned int	hits;
 };
 
+/* Which file: the i_private of set_ftrace_filter/set_ftrace_notrace. */
+enum { RT_FF_FILTER = 1, RT_FF_NOTRACE };
+
 struct rt_ff_state {
-	unsigned long	flag;		/* RT_CS_FILTER or RT_CS_NOTRACE */
+	unsigned long	flag;		/* RT_FF_FILTER or RT_FF_NOTRACE */
 	bool		trunc;		/* O_TRUNC open not yet applied */
 	bool		failed;		/* a write of this open failed */
 };
@@ -44,7 +48,8 @@ struct rt_ff_state {
 struct rt_ff_walk {
 	struct rt_ff_token	*tok;
 	unsigned int		ntok;
-	unsigned long		flag;
+	struct rt_ipset		**slot;	/* the set being rewritten */
+	struct rt_ipset		*next;	/* its replacement, being filled */
 	bool			trunc;
 	unsigned long		*bits;
 	struct rt_fprobe_set	*probes;	/* NULL: no command tokens */
@@ -98,11 +103,16 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 	return n;
 }
 
-static void rt_ff_match(struct rt_callsite *cs, unsigned int idx,
+static struct rt_ipset **rt_ff_slot(unsigned long flag)
+{
+	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
+}
+
+static void rt_ff_match(unsigned long ip, unsigned int idx,
 			const char *name, const char *modname, void *arg)
 {
 	struct rt_ff_walk *w = arg;
-	bool on = !w->trunc && (cs->flags & w->flag);
+	bool on = !w->trunc && rt_ipset_has(*w->slot, ip);
 	unsigned int t;
 
 	for (t = 0; t < w->ntok; t++) {
@@ -116,29 +126,27 @@ static void rt_ff_match(struct rt_callsite *cs, unsigned int idx,
 		if (k->cmd < 0)
 			on = !k->neg;
 		else if (k->neg)
-			rt_fprobe_del(w->probes, cs->ip, k->cmd);
-		else if (rt_fprobe_add(w->probes, cs->ip, k->cmd, k->count))
+			rt_fprobe_del(w->probes, ip, k->cmd);
+		else if (rt_fprobe_add(w->probes, ip, k->cmd, k->count))
 			w->err = -ENOSPC;
 	}
 	__assign_bit(idx, w->bits, on);
 }
 
-static void rt_ff_store(struct rt_callsite *cs, unsigned int idx,
+static void rt_ff_store(unsigned long ip, unsigned int idx,
 			const char *name, const char *modname, void *arg)
 {
 	struct rt_ff_walk *w = arg;
 
 	if (test_bit(idx, w->bits))
-		cs->flags |= w->flag;
-	else
-		cs->flags &= ~w->flag;
+		w->next->ips[w->next->nr++] = ip;
 }
 
 /* Apply the patterns in @buf (may be empty) to @st's set. */
 static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 {
-	struct rt_ff_walk w = { .flag = st->flag };
-	unsigned int max = 1, t;
+	struct rt_ff_walk w = { .slot = rt_ff_slot(st->flag) };
+	unsigned int max = 1, t, n;
 	int ret;
 	char *p;
 
@@ -147,7 +155,7 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 	w.tok = kcalloc(max, sizeof(*w.tok), GFP_KERNEL);
 	if (!w.tok)
 		return -ENOMEM;
-	ret = rt_ff_parse(buf, w.tok, max, st->flag == RT_CS_FILTER);
+	ret = rt_ff_parse(buf, w.tok, max, st->flag == RT_FF_FILTER);
 	if (ret < 0)
 		goto out;
 	w.ntok = ret;
@@ -157,7 +165,8 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 
 	mutex_lock(&rt_callsite_lock);
 	w.trunc = st->trunc;
-	w.bits = bitmap_zalloc(rt_callsite_count() ?: 1, GFP_KERNEL);
+	n = rt_callsite_count();
+	w.bits = bitmap_zalloc(n ?: 1, GFP_KERNEL);
 	if (!w.bits) {
 		ret = -ENOMEM;
 		goto unlock;
@@ -170,14 +179,26 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 	for (t = 0; t < w.ntok; t++)
 		if (!w.tok[t].hits)
 			ret = -EINVAL;
+	n = bitmap_weight(w.bits, n);
+	if (!ret && n) {
+		w.next = rt_ipset_alloc(n);
+		if (!w.next)
+			ret = -ENOMEM;
+	}
 	if (!ret) {
 		/* Commands never take part in the '>' truncation. */
 		if (w.probes)
 			rt_fprobe_commit(w.probes);
-		rt_callsite_for_each(rt_ff_store, &w, false);
+		if (w.next) {
+			w.next->nr = 0;
+			rt_callsite_for_each(rt_ff_store, &w, false);
+			rt_ipset_sort(w.next);
+		}
+		rt_ipset_publish(w.slot, w.next);
+		if (st->flag == RT_FF_FILTER)
+			rt_fn_filter_gone = 0;
 		st->trunc = false;
-		rt_callsite_recount();
-		ret = rt_callsite_update();
+		ret = rt_fn_sync();
 	}
 	bitmap_free(w.bits);
 unlock:
@@ -187,20 +208,58 @@ out:
 	return ret;
 }
 
-static void rt_ff_show_one(struct rt_callsite *cs, unsigned int idx,
+/**
+ * rt_fn_set_drop - remove the addresses @gone picks from a set
+ * @slot: rt_fn_filter or rt_fn_notrace
+ * @gone: predicate
+ * @arg: passed to @gone
+ *
+ * Call with rt_callsite_lock held (a module leaving).
+ *
+ * Return: how many were removed.
+ */
+unsigned int rt_fn_set_drop(struct rt_ipset **slot,
+			    bool (*gone)(unsigned long ip, void *arg),
+			    void *arg)
+{
+	struct rt_ipset *old = *slot, *next;
+	unsigned int i, n = 0;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	if (!old)
+		return 0;
+	for (i = 0; i < old->nr; i++)
+		n += gone(old->ips[i], arg);
+	if (!n)
+		return 0;
+	next = n < old->nr ? rt_ipset_alloc(old->nr - n) : NULL;
+	if (n < old->nr && !next)
+		return 0;	/* keeps stale addresses; harmless */
+	if (next) {
+		next->nr = 0;
+		for (i = 0; i < old->nr; i++)
+			if (!gone(old->ips[i], arg))
+				next->ips[next->nr++] = old->ips[i];
+	}
+	rt_ipset_publish(slot, next);
+	return n;
+}
+
+static void rt_ff_show_one(unsigned long ip, unsigned int idx,
 			   const char *name, const char *modname, void *arg)
 {
 	struct seq_file *m = arg;
+	struct rt_ff_state *st = m->private;
 
-	if (cs->flags & ((struct rt_ff_state *)m->private)->flag)
-		seq_printf(m, "%ps\n", (void *)cs->ip);
+	if (rt_ipset_has(*rt_ff_slot(st->flag), ip))
+		seq_printf(m, "%ps\n", (void *)ip);
 }
 
 static int rt_ff_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&rt_callsite_lock);
 	rt_callsite_for_each(rt_ff_show_one, m, false);
-	if (((struct rt_ff_state *)m->private)->flag == RT_CS_FILTER)
+	if (((struct rt_ff_state *)m->private)->flag == RT_FF_FILTER)
 		rt_fprobe_show(m);
 	mutex_unlock(&rt_callsite_lock);
 	return 0;
@@ -267,7 +326,7 @@ static const struct file_operations rt_ff_fops = {
 void __init rt_create_filter_files(struct dentry *dir)
 {
 	debugfs_create_file("set_ftrace_filter", 0644, dir,
-			    (void *)RT_CS_FILTER, &rt_ff_fops);
+			    (void *)RT_FF_FILTER, &rt_ff_fops);
 	debugfs_create_file("set_ftrace_notrace", 0644, dir,
-			    (void *)RT_CS_NOTRACE, &rt_ff_fops);
+			    (void *)RT_FF_NOTRACE, &rt_ff_fops);
 }

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The function tracer: every enabled call site lands in
- * rt_function_entry(), which records (ip, parent ip) in the ring buffer.
- * Also set_ftrace_pid and the kernel.ftrace_enabled sysctl.
- *
- * Context rules for rt_function_entry(): it runs at the entry of almost
- * any kernel function, in task, softirq, hardirq and NMI context, with
- * or without RCU watching.  It takes no locks, touches only per-CPU
- * data with preemption disabled, and guards against recursion with one
- * bit per context level (a level can only be interrupted by a higher
- * one, so a set bit means "this level is already inside").
+ * The function tracer: a client of the call-site patcher that records
+ * (ip, parent ip) for every site it wants, chosen by set_ftrace_filter
+ * and set_ftrace_notrace (function_filter.c).  Also set_ftrace_pid and
+ * the kernel.ftrace_enabled sysctl.  The traceon/traceoff commands are
+ * a client of their own (function_probe.c).
  */
 #include <linux/debugfs.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -21,7 +17,9 @@
 #include <linux/sysctl.h>
 #include <linux/uaccess.h>
 #include <trace/retrace/callsite.h>
-#include "internal.h"
+#include <trace/retrace/core.h>
+#include <trace/retrace/ipset.h>
+#include "function.h"
 
 struct rt_function_entry {
 	struct rt_entry	ent;
@@ -29,12 +27,50 @@ struct rt_function_entry {
 	unsigned long	parent_ip;
 };
 
-/* Read locklessly by rt_function_entry(); written under rt_callsite_lock. */
-static bool rt_fn_recording;
+/* Written under rt_callsite_lock; read locklessly by rt_fn_hit(). */
+static bool rt_fn_on;			/* selected and ftrace_enabled */
 static bool rt_fn_selected;		/* "function" is current_tracer */
 static int rt_ftrace_enabled = 1;	/* kernel.ftrace_enabled */
 
-static DEFINE_PER_CPU(unsigned int, rt_fn_inside);
+/*
+ * set_ftrace_filter and set_ftrace_notrace as address sets (ipset.h
+ * protocol), written under rt_callsite_lock by function_filter.c.
+ * rt_fn_filter_gone counts filter entries whose module unloaded: a
+ * filter that named only them must not turn into "every function".
+ */
+struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
+unsigned int rt_fn_filter_gone;
+
+static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
+
+static void rt_fn_hit(unsigned long ip, unsigned long parent_ip,
+		      unsigned long *parent_slot, struct pt_regs *regs,
+		      bool check);
+static bool rt_fn_want_new_site(struct rt_cs_client *c, unsigned long ip);
+static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod);
+
+struct rt_cs_client rt_fn_client = {
+	.name		= "function",
+	.func		= rt_fn_hit,
+	.want_new_site	= rt_fn_want_new_site,
+	.module_going	= rt_fn_module_going,
+};
+
+/* Filter and notrace say yes to @ip; preemption disabled or the lock. */
+static bool notrace rt_fn_selects(unsigned long ip)
+{
+	const struct rt_ipset *f, *n;
+
+	/* Both pair with the release in rt_ipset_publish(). */
+	f = smp_load_acquire(&rt_fn_filter);
+	n = smp_load_acquire(&rt_fn_notrace);
+
+	if (rt_ipset_has(n, ip))
+		return false;
+	if (!f && !READ_ONCE(rt_fn_filter_gone))
+		return true;
+	return rt_ipset_has(f, ip);
+}
 
 /*
  * set_ftrace_pid: two static sets, the live one published by pointer.
@@ -66,35 +102,31 @@ static bool notrace rt_fn_pid_wanted(void)
 	return false;
 }
 
-/**
- * rt_function_entry - called by retrace_caller for every enabled site
- * @ip: the call site (the traced function's first instruction after ENDBR)
- * @parent_ip: where the traced function will return to
- * @parent_slot: the stack slot holding @parent_ip (for return hooks)
+/*
+ * rt_fn_hit - the function tracer's client callback
+ *
+ * Runs at the entry of almost any kernel function, in task, softirq,
+ * hardirq and NMI context, with or without RCU watching.  It takes no
+ * locks, reads the published sets and per-CPU data with preemption
+ * disabled, and guards against recursion with rt_recursion_enter().
+ * @check: other clients are active, so the site may not be ours.
  */
-void notrace rt_function_entry(unsigned long ip, unsigned long parent_ip,
-			       unsigned long *parent_slot)
+static void notrace rt_fn_hit(unsigned long ip, unsigned long parent_ip,
+			      unsigned long *parent_slot, struct pt_regs *regs,
+			      bool check)
 {
-	unsigned long pc = preempt_count();
-	bool record = READ_ONCE(rt_fn_recording), traced;
-	bool probes = READ_ONCE(rt_fprobe_nr_live);
+	unsigned long pc = preempt_count(), bit;
 	struct rt_function_entry *e;
-	unsigned int bit;
 
-	if (!record && !probes)
-		return;
-	/* A kprobe's copy of a call the tracer no longer wants. */
-	if (unlikely(READ_ONCE(rt_cs_nr_muted)) && rt_cs_muted(ip))
+	if (!READ_ONCE(rt_fn_on))
 		return;
 	preempt_disable_notrace();
-	bit = 1U << rt_context_level(pc);
-	if (__this_cpu_read(rt_fn_inside) & bit)
+	if (check && !rt_fn_selects(ip))
 		goto out;
-	__this_cpu_or(rt_fn_inside, bit);
-	/* A site enabled only for a command is not recorded. */
-	if (unlikely(probes) && rt_fprobe_hit(ip, &traced))
-		record &= traced;
-	if (record && rt_recording() && rt_fn_pid_wanted()) {
+	bit = rt_recursion_enter(&rt_fn_inside, pc);
+	if (!bit)
+		goto out;
+	if (rt_recording() && rt_fn_pid_wanted()) {
 		e = rt_reserve_entry(RT_TYPE_FUNCTION, sizeof(*e), pc);
 		if (e) {
 			e->ip = ip;
@@ -102,20 +134,48 @@ void notrace rt_function_entry(unsigned long ip, unsigned long parent_ip,
 			rt_commit();
 		}
 	}
-	__this_cpu_and(rt_fn_inside, ~bit);
+	rt_recursion_exit(&rt_fn_inside, bit);
 out:
 	preempt_enable_notrace();
 }
-NOKPROBE_SYMBOL(rt_function_entry);
+NOKPROBE_SYMBOL(rt_fn_hit);
 
-/* Re-derive who wants calls and patch; rt_callsite_lock held. */
-static int rt_fn_sync(void)
+static bool rt_fn_want_site(unsigned long ip, void *arg)
 {
-	bool on = rt_fn_selected && rt_ftrace_enabled;
+	return rt_fn_on && rt_fn_selects(ip);
+}
 
+/* A module's sites: wanted at once when no filter restricts them. */
+static bool rt_fn_want_new_site(struct rt_cs_client *c, unsigned long ip)
+{
+	return rt_fn_want_site(ip, NULL);
+}
+
+/* Filter entries of a module that leaves are dropped but counted. */
+static bool rt_fn_in_module(unsigned long ip, void *mod)
+{
+	return within_module(ip, mod);
+}
+
+static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
+{
+	rt_fn_filter_gone += rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod);
+	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod);
+}
+
+/**
+ * rt_fn_sync - re-derive the sites the tracer wants and patch
+ *
+ * Call with rt_callsite_lock held after the tracer, ftrace_enabled,
+ * the filter or notrace changed.
+ *
+ * Return: 0 or the patcher's error.
+ */
+int rt_fn_sync(void)
+{
 	lockdep_assert_held(&rt_callsite_lock);
-	WRITE_ONCE(rt_fn_recording, on);
-	rt_callsite_wanted = on;
+	WRITE_ONCE(rt_fn_on, rt_fn_selected && rt_ftrace_enabled);
+	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
 	return rt_callsite_update();
 }
 
@@ -312,12 +372,34 @@ static const struct file_operations rt_pid_fops = {
 	.release = single_release,
 };
 
-void __init rt_create_function_files(struct dentry *dir)
+static struct rt_readme_part rt_fn_readme = {
+	.text = "  available_filter_functions  functions the function tracer can trace\n"
+		"  set_ftrace_filter    trace only these: [!]glob[:mod:M], also\n"
+		"                       glob:traceon[:N] and glob:traceoff[:N]\n"
+		"  set_ftrace_notrace   never trace these: [!]glob[:mod:M]\n"
+		"  set_ftrace_pid       trace only these pids (-1: all)\n"
+		"  callsite_stats       call sites: total, enabled, patch counters\n"
+		"  /proc/sys/kernel/ftrace_enabled  0 turns the function tracer off\n",
+};
+
+static int __init rt_function_init(void)
 {
-	rt_create_callsite_files(dir);
+	struct dentry *dir = rt_tracing_dir();
+	int ret;
+
+	ret = rt_cs_client_register(&rt_fn_client);
+	if (ret)
+		return ret;
+	debugfs_create_file("available_filter_functions", 0444, dir, NULL,
+			    &rt_callsite_list_fops);
+	debugfs_create_file("callsite_stats", 0444, dir, NULL,
+			    &rt_callsite_stats_fops);
 	rt_create_filter_files(dir);
 	debugfs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
 	register_sysctl("kernel", rt_fn_sysctls);
 	rt_register_event_type(&rt_fn_event);
 	rt_register_tracer(&rt_function_tracer);
+	rt_readme_add(&rt_fn_readme);
+	return 0;
 }
+device_initcall(rt_function_init);

@@ -24,7 +24,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <trace/retrace/event.h>
-#include "internal.h"
+#include <trace/retrace/core.h>
 
 struct rt_event_system {
 	char			*name;
@@ -34,6 +34,7 @@ struct rt_event_system {
 };
 
 static LIST_HEAD(rt_event_systems);
+static struct dentry *rt_ev_dir;
 static DEFINE_MUTEX(rt_event_dir_lock);
 static DEFINE_MUTEX(rt_event_lock);
 
@@ -91,7 +92,6 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc)
 {
 	struct rt_filter *f;
-	void *dst;
 
 	if (WARN_ON_ONCE(len < sizeof(struct rt_entry) ||
 			 len > RT_EVENT_MAX_RECORD))
@@ -100,12 +100,7 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 	f = rcu_dereference_sched(ev->filter);
 	if (f && !rt_filter_match(f, rec, len))
 		goto out;
-	dst = rt_buffer_reserve(rt_buffer, len);
-	if (dst) {
-		memcpy(dst, rec, len);
-		rt_save_comm(current);
-		rt_buffer_commit(rt_buffer);
-	}
+	rt_record_copy(rec, len);
 out:
 	rt_event_discard(rec, pc);
 }
@@ -363,7 +358,7 @@ static struct rt_event_system *rt_event_system_get(const char *name)
 		return ERR_PTR(-ENOMEM);
 	sys->name = kstrdup(name, GFP_KERNEL);
 	if (sys->name)
-		sys->dir = debugfs_create_dir(name, rt_events_dir());
+		sys->dir = debugfs_create_dir(name, rt_ev_dir);
 	if (!sys->name || IS_ERR(sys->dir)) {
 		kfree(sys->name);
 		kfree(sys);
@@ -502,8 +497,22 @@ int rt_event_remove(struct rt_event *ev)
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
 
-/* events/enable: the group file's operations over every group. */
-void __init rt_create_event_files(struct dentry *events)
+static struct rt_readme_part rt_event_readme = {
+	.text = "  events/enable        switch every event on (1) or off (0)\n"
+		"  events/S/E/{id,enable,format,filter}  one event's files\n",
+};
+
+/*
+ * The events directory, after the core made the tracing directory
+ * (fs_initcall) and before producers add events (device_initcall).
+ * events/enable is the group file's operations over every group.
+ */
+static int __init rt_event_init(void)
 {
-	debugfs_create_file("enable", 0644, events, NULL, &rt_sys_enable_fops);
+	rt_ev_dir = debugfs_create_dir("events", rt_tracing_dir());
+	debugfs_create_file("enable", 0644, rt_ev_dir, NULL,
+			    &rt_sys_enable_fops);
+	rt_readme_add(&rt_event_readme);
+	return 0;
 }
+fs_initcall_sync(rt_event_init);

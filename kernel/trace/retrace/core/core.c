@@ -44,7 +44,7 @@ static struct rt_event_type *rt_event_types[RT_TYPE_MAX];
 static unsigned int rt_next_type;	/* offset from RT_TYPE_FIRST_DYNAMIC */
 static DEFINE_MUTEX(rt_types_lock);
 
-static struct dentry *rt_dir, *rt_ev_dir;
+static struct dentry *rt_dir;
 
 /**
  * tracing_on - let records into the trace buffer
@@ -159,6 +159,30 @@ void *notrace rt_reserve(unsigned int type, unsigned int len)
 	return e;
 }
 EXPORT_SYMBOL_GPL(rt_reserve);
+
+/**
+ * rt_record_copy - put a finished record into the buffer
+ * @rec: the record, its struct rt_entry header already filled
+ * @len: total bytes
+ *
+ * The write path of producers that build a record in a scratch area
+ * first (events, whose filter looks at the whole record).  Call with
+ * preemption disabled, after rt_recording() said yes.
+ *
+ * Return: true if the buffer took it.
+ */
+bool notrace rt_record_copy(const void *rec, unsigned int len)
+{
+	void *dst = rt_buffer_reserve(rt_buffer, len);
+
+	if (!dst)
+		return false;
+	memcpy(dst, rec, len);
+	rt_save_comm(current);
+	rt_buffer_commit(rt_buffer);
+	return true;
+}
+EXPORT_SYMBOL_GPL(rt_record_copy);
 
 /**
  * rt_commit - publish the record reserved by rt_reserve()
@@ -333,11 +357,18 @@ void rt_set_max_latency_usecs(unsigned long v)
 	WRITE_ONCE(rt_max_latency, v);
 }
 
-struct dentry *rt_events_dir(void)
+/**
+ * rt_tracing_dir - the tracing directory units add their files to
+ *
+ * Return: the directory; valid from fs_initcall_sync on, which is
+ * where layers above the core register (events), and device_initcall
+ * for tracers and producers.
+ */
+struct dentry *rt_tracing_dir(void)
 {
-	return rt_ev_dir;
+	return rt_dir;
 }
-EXPORT_SYMBOL_GPL(rt_events_dir);
+EXPORT_SYMBOL_GPL(rt_tracing_dir);
 
 static struct rt_tracer rt_nop_tracer = {
 	.name = "nop",
@@ -358,16 +389,11 @@ static int __init rt_core_init(void)
 	rt_register_tracer(&rt_nop_tracer);
 	rt_current = &rt_nop_tracer;
 
+	/* The core's own files; every other unit adds its own later. */
 	rt_dir = debugfs_create_dir("tracing", NULL);
-	rt_ev_dir = debugfs_create_dir("events", rt_dir);
 	rt_create_control_files(rt_dir);
 	rt_create_output_files(rt_dir);
 	rt_create_print_files(rt_dir);
-	rt_create_event_files(rt_ev_dir);
-	if (IS_ENABLED(CONFIG_RETRACE_FUNCTION_TRACER))
-		rt_create_function_files(rt_dir);
-	if (IS_ENABLED(CONFIG_RETRACE_KPROBE_EVENTS))
-		rt_create_kprobe_files(rt_dir);
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(rt_buffer) >> 10);
 	return 0;

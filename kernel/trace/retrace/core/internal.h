@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Declarations shared by the files of the retrace core only. */
+#ifndef _RETRACE_INTERNAL_H
+#define _RETRACE_INTERNAL_H
+
+#include <linux/cpumask.h>
+#include <trace/retrace/core.h>
+
+struct seq_file;
+struct task_struct;
+
+extern cpumask_var_t rt_cpumask;
+
+int rt_set_tracer(const char *name);
+bool rt_tracer_is_nop(void);
+typedef void (*rt_tracer_fn)(struct rt_tracer *t, void *arg);
+void rt_walk_tracers(rt_tracer_fn fn, void *arg);
+void rt_tracer_print_header(struct seq_buf *s);
+int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
+			u64 first_ts, u64 next_ts);
+void rt_print_header(struct seq_buf *s);
+struct rt_event_type *rt_find_event_type(unsigned int type);
+
+void rt_find_comm(int pid, char *comm);
+
+void rt_create_control_files(struct dentry *dir);
+void rt_create_output_files(struct dentry *dir);
+void rt_create_print_files(struct dentry *dir);
+
+#endif /* _RETRACE_INTERNAL_H */
