@@ -30,6 +30,12 @@ args=(-m "${MEM:-2G}" -smp "${SMP:-4}" -cpu max,la57=off
 if [ "$MODE" = shell ]; then
 	exec qemu-system-x86_64 "${args[@]}"
 fi
+# Exit with QEMU's status: 124 when BOOT_TIMEOUT ran out (check.sh
+# fails the boot on any non-zero status).
+set +e
 timeout --foreground "${BOOT_TIMEOUT:-900}" qemu-system-x86_64 "${args[@]}" \
 	</dev/null 2>&1 | tee "${LOG:-/dev/null}" | \
-	{ if [ -n "${QUIET:-}" ]; then grep --line-buffered -E '^\[(PASS|FAIL)\]|RETRACE-|selftests:' || true; else cat; fi; }
+	{ if [ -n "${QUIET:-}" ]; then grep --line-buffered -E '^\[(PASS|FAIL|SKIP)\]|RETRACE-|selftests:' || true; else cat; fi; }
+rc=${PIPESTATUS[0]}
+[ "$rc" = 124 ] && echo "retrace: QEMU killed after BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}s" >&2
+exit "$rc"

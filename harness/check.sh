@@ -1,21 +1,30 @@
 #!/bin/bash
 # make check: host unit tests, then the kernel, then the selftests in a
-# QEMU guest.  Prints one line per test and ends with "N passed, N failed".
+# QEMU guest.  Prints one line per test and ends with
+# "N passed, N failed, N skipped" (also in build/check-FLAVOUR/summary).
 # A WARNING/BUG/Oops/lockdep/KASAN/soft-lockup report in the guest's
-# console counts as a failed test.
+# console counts as a failed test, and so does a boot that timed out,
+# a runner that did not report every test it planned, or a runner exit
+# status other than 0 (harness/judge.sh).
 set -e
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/judge.sh"
 
 flavour=$([ "${DEBUG:-0}" = 1 ] && echo debug || echo normal)
 RES=$BUILD/check-$flavour
 mkdir -p "$RES"
-rm -f "$RES/summary"
+# An old console log must never be judged as this run's.
+rm -f "$RES/summary" "$RES"/console-*.log
 pass=0
 fail=0
+skip=0
 failed_names=()
-record() {	# record NAME PASS|FAIL
-	if [ "$2" = PASS ]; then pass=$((pass + 1)); else
-		fail=$((fail + 1)); failed_names+=("$1"); fi
+record() {	# record NAME PASS|FAIL|SKIP
+	case $2 in
+	PASS) pass=$((pass + 1)) ;;
+	SKIP) skip=$((skip + 1)) ;;
+	*) fail=$((fail + 1)); failed_names+=("$1") ;;
+	esac
 }
 
 "$TOP/harness/deps.sh"
@@ -40,25 +49,26 @@ for t in "$BUILD"/host/*_test; do
 		grep -qE '^not ok ' "$RES/$(basename "$t").log" || record "host/$(basename "$t")" FAIL
 	fi
 done
-# Layering: each layer includes only its own and lower layers' headers.
-if "$TOP/harness/layering-test.sh" >"$RES/layering-selftest.log" 2>&1; then
-	echo "[PASS] host/layering-selftest"
-	record host/layering-selftest PASS
-else
-	echo "[FAIL] host/layering-selftest:"
-	grep -v '^ok ' "$RES/layering-selftest.log" | head -n 30
-	record host/layering-selftest FAIL
-fi
-if "$TOP/harness/layering.sh" "$TOP" >"$RES/layering.log" 2>&1; then
-	echo "[PASS] host/layering ($(tail -n 1 "$RES/layering.log"))"
-	record host/layering PASS
-else
-	echo "[FAIL] host/layering:"
-	cat "$RES/layering.log"
-	record host/layering FAIL
-fi
+# host_script NAME LOG CMD...: one PASS/FAIL line for a host-side script.
+host_script() {
+	local name=$1 log=$RES/$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		echo "[PASS] host/$name ($(tail -n 1 "$log"))"
+		record "host/$name" PASS
+	else
+		echo "[FAIL] host/$name:"
+		grep -v '^ok ' "$log" | head -n 40
+		record "host/$name" FAIL
+	fi
+}
+# Layering: each layer includes only its own and lower layers' headers;
+# the checker and the console-log judge (judge.sh) are tested too.
+host_script layering-selftest layering-selftest.log "$TOP/harness/layering-test.sh"
+host_script judge-selftest judge-selftest.log "$TOP/harness/check-parse-test.sh"
+host_script layering layering.log "$TOP/harness/layering.sh" "$TOP"
 fz=$RES/fuzz.log
-step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), glob matcher (10s), filter (20s) and kprobe_events (20s) parsers (libFuzzer + ASan/UBSan)"
+step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s) and kprobe_events (20s) parsers (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
 	echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
@@ -84,37 +94,17 @@ set -e
 # sched_clock from flipping its static key after SMP (the kernel's own
 # int3-based patching, which is what MTTCG trips on).
 guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
-	local name=$1 log=$RES/console-$1.log st tname
+	local name=$1 log=$RES/console-$1.log boot_rc
 	step "booting $flavour kernel in QEMU (TCG $2, -smp ${SMP:-4}): ${3:-all tests}"
+	rm -f "$log"
 	set +e
 	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 2400 || echo 1200)} \
 		APPEND="${3:+rt.filter=$3} $4 ${CHECK_APPEND:-}" "$TOP/harness/boot.sh" check "$log"
+	boot_rc=$?
+	judge_log "$name" "$log" "$boot_rc" "$3"
 	set -e
-	while read -r st tname _; do
-		case $st in
-		"[PASS]") record "$name/$tname" PASS ;;
-		"[FAIL]") record "$name/$tname" FAIL ;;
-		esac
-	done < <(grep -aE '^\[(PASS|FAIL)\] ' "$log" | tr -d '\r')
-
-	if grep -aq 'RETRACE-TESTS-DONE' "$log"; then
-		record "$name/run-completed" PASS
-	else
-		echo "[FAIL] $name/run-completed (no end marker; see $log)"
-		tail -n 40 "$log"
-		record "$name/run-completed" FAIL
-	fi
-	if grep -aEq "$splat" "$log"; then
-		echo "[FAIL] $name/console-clean: kernel reported a problem:"
-		grep -aE -n -A 25 "$splat" "$log" | head -n 60
-		record "$name/console-clean" FAIL
-	else
-		echo "[PASS] $name/console-clean"
-		record "$name/console-clean" PASS
-	fi
 }
 
-splat='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
 guest_run single single "" ""
 # 1000 live-patching toggles on the normal kernel, fewer under KASAN;
 # then every function traced on every CPU for minutes.
@@ -125,6 +115,6 @@ guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/all_f
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"
-echo "$pass $fail" >"$RES/summary"
-echo "$pass passed, $fail failed"
+echo "$pass $fail $skip" >"$RES/summary"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -24,7 +24,10 @@ echo "retrace guest: $(uname -r), $(nproc) CPUs, mode $mode"
 case $mode in
 check)
 	/selftests/retrace_test.sh $filter
-	echo "RETRACE-TESTS-DONE rc=$?"
+	rc=$?
+	# harness/check.sh fails the run unless this status is 0.
+	echo "RETRACE-STATUS $rc"
+	echo "RETRACE-TESTS-DONE rc=$rc"
 	;;
 bench)
 	echo "BENCH boot_to_user_ms $(echo "$uptime_at_init" | awk '{ printf "%d", $1 * 1000 }')"

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Function-entry trampolines for retrace's function tracer (x86_64).
+ * Function-entry trampolines of retrace's call-site patcher (x86_64).
  *
  * gcc -pg -mfentry makes every traceable function start with
  * "call __fentry__" (after ENDBR when IBT is on).  __fentry__ is a bare
- * return; at boot retrace turns every recorded call into a 5-byte NOP,
- * and turns the selected ones into "call retrace_caller" when a tracer
- * wants them.  See Documentation/trace/retrace-function.txt.
+ * return; at boot retrace turns every recorded call into a 5-byte NOP.
+ * A site some client wants becomes "call retrace_caller", or
+ * "call retrace_regs_caller" when one of its clients needs pt_regs.
+ * Both enter rt_callsite_dispatch() (callsite/callsite.c), which calls
+ * the clients: the function tracer, the traceon/traceoff commands,
+ * kprobes on a site.  See Documentation/trace/retrace-function.txt.
  */
 #include <linux/export.h>
 #include <linux/linkage.h>

@@ -71,7 +71,10 @@ struct seq_file;
  *               (task to NMI), with preemption as the traced code had
  *               it; @regs is NULL unless @needs_regs.  @check is true when other clients are
  *               active too: the site may then be someone else's, and
- *               @func must confirm @ip is one of its own.
+ *               @func must confirm @ip is one of its own.  With @check
+ *               false the site is the client's, except for a task that
+ *               was preempted inside the trampoline across updates (at
+ *               most one such call each).
  * @needs_regs:  the client's sites call the pt_regs trampoline
  * @want_new_site: optional; asked for each site of a module that loads
  *               (rt_callsite_lock held): should it be the client's at once

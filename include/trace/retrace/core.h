@@ -6,6 +6,7 @@
 #ifndef _TRACE_RETRACE_CORE_H
 #define _TRACE_RETRACE_CORE_H
 
+#include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
@@ -62,21 +63,60 @@ enum rt_option {
 	RT_OPT_NR,
 };
 
-extern unsigned long rt_options;
+/*
+ * struct rt_instance - one trace instance: what a tracer and the
+ * control files of one tracing directory work on.
+ * @buffer:      the ring buffer producers write to.  Readers of the
+ *               pointer: every reservation (rt_reserve_entry() and
+ *               friends) reads it once and keeps it in a struct
+ *               rt_handle, so a commit always lands in the buffer its
+ *               reservation came from even if @buffer is swapped in
+ *               between.  Written under rt_trace_lock.
+ * @max_buffer:  the snapshot of the largest latency seen, swapped with
+ *               @buffer by latency tracers; NULL until one needs it
+ * @options:     trace_options bits (RT_OPT_*), written under
+ *               rt_trace_lock, read locklessly by the printers
+ * @tracer_opts: the current tracer's own option bits (its @opts)
+ * @cpumask:     CPUs whose records are kept
+ * @dir:         its tracing directory
+ * @tracer:      the current tracer, under rt_trace_lock
+ * @max_latency: tracing_max_latency, in microseconds
+ *
+ * A buffer that was swapped out stays valid for writers in flight:
+ * they hold preemption disabled from reserve to commit, so once
+ * rt_wait_preempt_readers() (ipset.h) returns after the swap, no
+ * writer is left in it.
+ */
+struct rt_instance {
+	struct rt_buffer	*buffer;
+	struct rt_buffer	*max_buffer;
+	unsigned long		options;
+	unsigned long		tracer_opts;
+	cpumask_var_t		cpumask;
+	struct dentry		*dir;
+	struct rt_tracer	*tracer;
+	unsigned long		max_latency;
+};
 
-static inline bool rt_opt(enum rt_option o)
+static inline bool rt_opt(const struct rt_instance *tr, enum rt_option o)
 {
-	return test_bit(o, &rt_options);
+	return test_bit(o, &tr->options);
 }
+
+/* What a reservation came from; pass it to rt_commit(). */
+struct rt_handle {
+	struct rt_buffer	*buf;
+};
 
 /*
  * What a printer gets.  @s collects the text; @et is the printer's own
- * type, so a printer shared by several types can find its owner.
- * Printers for raw, hex and bin forms are optional; the core supplies
- * generic ones.
+ * type, so a printer shared by several types can find its owner; @tr
+ * is the instance being read (its options).  Printers for raw, hex and
+ * bin forms are optional; the core supplies generic ones.
  */
 struct rt_print_ctx {
 	struct seq_buf		*s;
+	const struct rt_instance *tr;
 	const struct rt_event_type *et;
 	const struct rt_rb_record *rec;
 	const struct rt_entry	*ent;
@@ -93,34 +133,54 @@ struct rt_event_type {
 int rt_register_event_type(struct rt_event_type *et);
 void rt_unregister_event_type(struct rt_event_type *et);
 
+/*
+ * struct rt_tracer_opt - an option a tracer owns
+ * @name: its word in trace_options ("noNAME" clears it)
+ * @bit:  its bit in rt_instance.tracer_opts
+ */
+struct rt_tracer_opt {
+	const char	*name;
+	unsigned int	bit;
+};
+
 /**
  * struct rt_tracer - a tracer selectable through current_tracer
  * @name: what is written to current_tracer
- * @init: start tracing; 0 or an errno that keeps the old tracer
- * @reset: stop tracing and release what init took
+ * @init: start tracing on @tr; 0 or an errno that keeps the old tracer
+ * @reset: stop tracing on @tr and release what init took
  * @print_header: optional extra lines for the trace file header
+ * @opts: options the tracer owns, ending with a NULL name; listed in
+ *        trace_options only while the tracer is current
+ * @default_opts: tracer_opts bits set when the tracer is selected
+ * @set_opt: optional; an owned option changes (return 0 or an errno
+ *        that refuses the change)
  * @list: entry in the registry
  */
 struct rt_tracer {
 	const char	*name;
-	int		(*init)(void);
-	void		(*reset)(void);
-	void		(*print_header)(struct seq_buf *s);
+	int		(*init)(struct rt_instance *tr);
+	void		(*reset)(struct rt_instance *tr);
+	void		(*print_header)(struct rt_instance *tr,
+					struct seq_buf *s);
+	const struct rt_tracer_opt *opts;
+	unsigned long	default_opts;
+	int		(*set_opt)(struct rt_instance *tr, unsigned int bit,
+				   bool on);
 	struct list_head list;
 };
 
 int rt_register_tracer(struct rt_tracer *t);
 void rt_unregister_tracer(struct rt_tracer *t);
 
-/* The one buffer every producer writes to. */
-extern struct rt_buffer *rt_buffer;
+/* The top-level instance, for producers not tied to a tracer. */
+struct rt_instance *rt_top_instance(void);
 
-bool rt_recording(void);
-void *rt_reserve(unsigned int type, unsigned int len);
-void *rt_reserve_entry(unsigned int type, unsigned int len, unsigned long pc);
-void rt_commit(void);
+bool rt_recording(struct rt_instance *tr);
+void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
+		       unsigned int type, unsigned int len, unsigned long pc);
+void rt_commit(struct rt_handle *h);
 
-void rt_print_sym(struct seq_buf *s, unsigned long ip);
+void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip);
 
 /* The tracing directory; valid from fs_initcall_sync on. */
 struct dentry *rt_tracing_dir(void);
@@ -137,8 +197,8 @@ void rt_readme_add(struct rt_readme_part *part);
 
 /* Common header of a record, as the code at @pc saw its context. */
 void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
-/* Copy a finished record (header filled) into the buffer. */
-bool rt_record_copy(const void *rec, unsigned int len);
+/* Copy a finished record (header filled) into @tr's buffer. */
+bool rt_record_copy(struct rt_instance *tr, const void *rec, unsigned int len);
 void rt_save_comm(struct task_struct *tsk);
 
 /* Per-CPU, per-context scratch records (scratch.c). */
@@ -208,9 +268,6 @@ static const struct file_operations name##_fops = {			\
 /* Bumped whenever current_tracer changes; trace_pipe readers see EOF. */
 extern atomic_t rt_tracer_generation;
 extern struct mutex rt_trace_lock;
-const char *rt_current_tracer_name(void);
-unsigned long rt_max_latency_usecs(void);
-void rt_set_max_latency_usecs(unsigned long v);
 
 
 #endif /* _TRACE_RETRACE_CORE_H */

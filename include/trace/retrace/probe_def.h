@@ -30,15 +30,15 @@ enum rt_fetch_base {
 };
 
 enum rt_fetch_type {
-	RT_TYPE_U8, RT_TYPE_U16, RT_TYPE_U32, RT_TYPE_U64,
-	RT_TYPE_S8, RT_TYPE_S16, RT_TYPE_S32, RT_TYPE_S64,
-	RT_TYPE_STRING,
-	RT_TYPE_BITFIELD,
+	RT_FETCH_U8, RT_FETCH_U16, RT_FETCH_U32, RT_FETCH_U64,
+	RT_FETCH_S8, RT_FETCH_S16, RT_FETCH_S32, RT_FETCH_S64,
+	RT_FETCH_STRING,
+	RT_FETCH_BITFIELD,
 };
 
 /**
  * struct rt_probe_arg - one fetch argument
- * @name: field name: NAME= if given, else the fetch text without :TYPE
+ * @name: field name: NAME= if given, else argN (N: its position from 1)
  * @base: where the value starts, see enum rt_fetch_base
  * @reg: pt_regs word index for RT_FETCH_REG
  * @imm: address for RT_FETCH_IMM; offset from @sym for RT_FETCH_SYM
@@ -47,7 +47,7 @@ enum rt_fetch_type {
  * @deref: their offsets, innermost first.  Every read but the last is a
  *	pointer-sized load; the last loads @size bytes, except for
  *	strings, whose last step only forms the address
- * @type: see enum rt_fetch_type; the default is RT_TYPE_U64
+ * @type: see enum rt_fetch_type; the default is RT_FETCH_U64
  * @size: bytes loaded (the container for bitfields)
  * @is_signed: print and compare as signed
  * @bf_width: bitfield width in bits
@@ -98,9 +98,5 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		   const char **err);
 void rt_probe_def_free(struct rt_probe_def *def);
 int rt_probe_def_format(const struct rt_probe_def *d, char *buf, size_t size);
-
-/* Architecture: register names for %REG (probe_regs_<arch>.c). */
-int rt_probe_reg_index(const char *name);
-const char *rt_probe_reg_name(unsigned int index);
 
 #endif /* _TRACE_RETRACE_PROBE_DEF_H */

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Function-entry call sites: the table gcc leaves in __mcount_loc, the
- * boot-time conversion of every site to a NOP, module sites, and the
- * live patching between NOP and "call retrace_caller".
+ * boot-time conversion of every site to a NOP, module sites, the
+ * clients that want sites, the live patching between NOP,
+ * "call retrace_caller" and "call retrace_regs_caller" (for a client
+ * that needs pt_regs), and rt_callsite_dispatch(), which both
+ * trampolines enter and which calls the clients.
  *
  * Live patching runs under stop_machine() on every online CPU: all
  * CPUs meet in rt_callsite_stop(), which is not instrumented; one of
@@ -303,6 +306,8 @@ static int __init rt_callsite_boot_init(void)
 		if (!ip)
 			continue;
 		if (!rt_cs_is_fentry_call(ip)) {
+			/* Never listed: the patcher must not own it. */
+			__start_mcount_loc[i] = 0;
 			foreign++;
 			continue;
 		}
@@ -503,8 +508,14 @@ void notrace rt_callsite_dispatch(unsigned long ip, unsigned long parent_ip,
 	unsigned long active;
 	unsigned int id;
 
+	/*
+	 * A task preempted in the trampoline may find a newer lone client
+	 * than the one it set out for; one that needs registers it did not
+	 * save is not called.
+	 */
 	if (likely(c)) {
-		c->func(ip, parent_ip, parent_slot, regs, false);
+		if (likely(regs || !c->needs_regs))
+			c->func(ip, parent_ip, parent_slot, regs, false);
 		return;
 	}
 	active = READ_ONCE(rt_cs_active);

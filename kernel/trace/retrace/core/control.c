@@ -35,12 +35,18 @@ static char *rt_get_user_str(const char __user *ubuf, size_t cnt,
 	return strim(buf);
 }
 
+/* The instance a seq_file control file was created for (i_private). */
+static struct rt_instance *rt_file_tr(struct file *file)
+{
+	return ((struct seq_file *)file->private_data)->private;
+}
+
 /* ---- current_tracer, available_tracers ---------------------------- */
 
 static int rt_current_tracer_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&rt_trace_lock);
-	seq_printf(m, "%s\n", rt_current_tracer_name());
+	seq_printf(m, "%s\n", rt_current_tracer_name(m->private));
 	mutex_unlock(&rt_trace_lock);
 	return 0;
 }
@@ -56,7 +62,7 @@ static ssize_t rt_current_tracer_write(struct file *file,
 	if (!name)
 		return ret;
 	mutex_lock(&rt_trace_lock);
-	ret = rt_set_tracer(name);
+	ret = rt_set_tracer(rt_file_tr(file), name);
 	mutex_unlock(&rt_trace_lock);
 	return ret ? ret : cnt;
 }
@@ -103,7 +109,7 @@ static ssize_t rt_tracing_on_write(struct file *file, const char __user *ubuf,
 static int rt_buffer_size_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&rt_trace_lock);
-	seq_printf(m, "%lu\n", rt_buffer_size(rt_buffer) >> 10);
+	seq_printf(m, "%lu\n", rt_buffer_size(((struct rt_instance *)m->private)->buffer) >> 10);
 	mutex_unlock(&rt_trace_lock);
 	return 0;
 }
@@ -111,6 +117,7 @@ static int rt_buffer_size_show(struct seq_file *m, void *v)
 static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
+	struct rt_instance *tr = rt_file_tr(file);
 	unsigned long kb, pages_wanted;
 	int ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
 
@@ -129,10 +136,10 @@ static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
 		return -ENOMEM;
 
 	mutex_lock(&rt_trace_lock);
-	if (!rt_tracer_is_nop())
+	if (!rt_tracer_is_nop(tr))
 		ret = -EINVAL;
 	else
-		ret = rt_buffer_resize(rt_buffer, kb << 10);
+		ret = rt_buffer_resize(tr->buffer, kb << 10);
 	mutex_unlock(&rt_trace_lock);
 	return ret ? ret : cnt;
 }
@@ -141,8 +148,10 @@ static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
 
 static int rt_cpumask_show(struct seq_file *m, void *v)
 {
+	struct rt_instance *tr = m->private;
+
 	mutex_lock(&rt_trace_lock);
-	seq_printf(m, "%*pb\n", cpumask_pr_args(rt_cpumask));
+	seq_printf(m, "%*pb\n", cpumask_pr_args(tr->cpumask));
 	mutex_unlock(&rt_trace_lock);
 	return 0;
 }
@@ -153,12 +162,15 @@ static ssize_t rt_cpumask_write(struct file *file, const char __user *ubuf,
 	cpumask_var_t mask;
 	int ret;
 
+	/* Hex digits for every CPU, commas and a newline, with room to spare. */
+	if (cnt > 2 * nr_cpu_ids + 64)
+		return -EINVAL;
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
 	ret = cpumask_parse_user(ubuf, cnt, mask);
 	if (!ret) {
 		mutex_lock(&rt_trace_lock);
-		cpumask_and(rt_cpumask, mask, cpu_possible_mask);
+		cpumask_and(rt_file_tr(file)->cpumask, mask, cpu_possible_mask);
 		mutex_unlock(&rt_trace_lock);
 	}
 	free_cpumask_var(mask);
@@ -169,7 +181,7 @@ static ssize_t rt_cpumask_write(struct file *file, const char __user *ubuf,
 
 static int rt_max_latency_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%lu\n", rt_max_latency_usecs());
+	seq_printf(m, "%lu\n", READ_ONCE(((struct rt_instance *)m->private)->max_latency));
 	return 0;
 }
 
@@ -181,7 +193,7 @@ static ssize_t rt_max_latency_write(struct file *file, const char __user *ubuf,
 
 	if (ret)
 		return ret;
-	rt_set_max_latency_usecs(v);
+	WRITE_ONCE(rt_file_tr(file)->max_latency, v);
 	return cnt;
 }
 
@@ -199,19 +211,48 @@ static const char *const rt_option_names[RT_OPT_NR] = {
 	[RT_OPT_OVERWRITE]	= "overwrite",
 };
 
+/* Core options, then the current tracer's own while it is current. */
 static int rt_options_show(struct seq_file *m, void *v)
 {
+	struct rt_instance *tr = m->private;
+	const struct rt_tracer_opt *o;
 	int i;
 
+	mutex_lock(&rt_trace_lock);
 	for (i = 0; i < RT_OPT_NR; i++)
-		seq_printf(m, "%s%s\n", rt_opt(i) ? "" : "no",
+		seq_printf(m, "%s%s\n", rt_opt(tr, i) ? "" : "no",
 			   rt_option_names[i]);
+	for (o = tr->tracer ? tr->tracer->opts : NULL; o && o->name; o++)
+		seq_printf(m, "%s%s\n",
+			   test_bit(o->bit, &tr->tracer_opts) ? "" : "no",
+			   o->name);
+	mutex_unlock(&rt_trace_lock);
 	return 0;
+}
+
+/* Set or clear one of the current tracer's options; rt_trace_lock held. */
+static int rt_tracer_opt_write(struct rt_instance *tr, const char *name,
+			       bool set)
+{
+	const struct rt_tracer_opt *o;
+	int ret = 0;
+
+	for (o = tr->tracer ? tr->tracer->opts : NULL; o && o->name; o++) {
+		if (strcmp(name, o->name))
+			continue;
+		if (tr->tracer->set_opt)
+			ret = tr->tracer->set_opt(tr, o->bit, set);
+		if (!ret)
+			__assign_bit(o->bit, &tr->tracer_opts, set);
+		return ret;
+	}
+	return -EINVAL;
 }
 
 static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
+	struct rt_instance *tr = rt_file_tr(file);
 	char buf[64], *name;
 	ssize_t ret = 0;
 	bool set = true;
@@ -227,18 +268,17 @@ static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
 	for (i = 0; i < RT_OPT_NR; i++)
 		if (!strcmp(name, rt_option_names[i]))
 			break;
-	if (i == RT_OPT_NR)
-		return -EINVAL;
 
 	mutex_lock(&rt_trace_lock);
-	if (set)
-		set_bit(i, &rt_options);
-	else
-		clear_bit(i, &rt_options);
-	if (i == RT_OPT_OVERWRITE)
-		rt_buffer_set_overwrite(rt_buffer, set);
+	if (i == RT_OPT_NR) {
+		ret = rt_tracer_opt_write(tr, name, set);
+	} else {
+		__assign_bit(i, &tr->options, set);
+		if (i == RT_OPT_OVERWRITE)
+			rt_buffer_set_overwrite(tr->buffer, set);
+	}
 	mutex_unlock(&rt_trace_lock);
-	return cnt;
+	return ret ? ret : cnt;
 }
 
 /* ---- README -------------------------------------------------------------- */
@@ -293,7 +333,7 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 	int cpu = (long)m->private;
 	struct rt_rb_stats st;
 
-	rt_buffer_stats(rt_buffer, cpu, &st);
+	rt_buffer_stats(rt_top.buffer, cpu, &st);
 	seq_printf(m, "entries: %llu\noverrun: %llu\ndropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
 		   st.entries, st.overrun, st.dropped, st.read, st.written,
 		   st.nr_pages);
@@ -312,24 +352,26 @@ RT_SEQ_FOPS(rt_options, rt_options_write);
 RT_SEQ_FOPS(rt_cpu_stats, NULL);
 RT_SEQ_FOPS(rt_readme, NULL);
 
-void __init rt_create_control_files(struct dentry *dir)
+/* The files of @tr's directory; those that act on @tr get it as data. */
+void __init rt_create_control_files(struct rt_instance *tr)
 {
+	struct dentry *dir = tr->dir;
 	struct dentry *per_cpu;
 	char name[16];
 	long cpu;
 
-	debugfs_create_file("current_tracer", 0644, dir, NULL,
+	debugfs_create_file("current_tracer", 0644, dir, tr,
 			    &rt_current_tracer_fops);
 	debugfs_create_file("available_tracers", 0444, dir, NULL,
 			    &rt_available_tracers_fops);
 	debugfs_create_file("tracing_on", 0644, dir, NULL, &rt_tracing_on_fops);
-	debugfs_create_file("buffer_size_kb", 0644, dir, NULL,
+	debugfs_create_file("buffer_size_kb", 0644, dir, tr,
 			    &rt_buffer_size_fops);
-	debugfs_create_file("tracing_cpumask", 0644, dir, NULL,
+	debugfs_create_file("tracing_cpumask", 0644, dir, tr,
 			    &rt_cpumask_fops);
-	debugfs_create_file("tracing_max_latency", 0644, dir, NULL,
+	debugfs_create_file("tracing_max_latency", 0644, dir, tr,
 			    &rt_max_latency_fops);
-	debugfs_create_file("trace_options", 0644, dir, NULL,
+	debugfs_create_file("trace_options", 0644, dir, tr,
 			    &rt_options_fops);
 	debugfs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
 

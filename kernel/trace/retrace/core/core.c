@@ -20,8 +20,10 @@
 
 #define RT_DEFAULT_BUFFER_BYTES	(1408UL * 1024)
 
-struct rt_buffer *rt_buffer;
-EXPORT_SYMBOL_GPL(rt_buffer);
+/* The top-level instance: /sys/kernel/debug/tracing. */
+struct rt_instance rt_top = {
+	.options = BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE),
+};
 
 /* Serializes every control-file change (tracer, size, options, ...). */
 DEFINE_MUTEX(rt_trace_lock);
@@ -33,18 +35,16 @@ atomic_t rt_tracer_generation = ATOMIC_INIT(0);
  */
 static int rt_tracing_enabled = 1;
 
-unsigned long rt_options = BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE);
-cpumask_var_t rt_cpumask;
-
 static LIST_HEAD(rt_tracers);
-static struct rt_tracer *rt_current;
-static unsigned long rt_max_latency;	/* usecs */
+
+static struct rt_tracer rt_nop_tracer = {
+	.name = "nop",
+};
 
 static struct rt_event_type *rt_event_types[RT_TYPE_MAX];
 static unsigned int rt_next_type;	/* offset from RT_TYPE_FIRST_DYNAMIC */
 static DEFINE_MUTEX(rt_types_lock);
 
-static struct dentry *rt_dir;
 
 /**
  * tracing_on - let records into the trace buffer
@@ -80,15 +80,27 @@ int tracing_is_on(void)
 EXPORT_SYMBOL_GPL(tracing_is_on);
 
 /**
+ * rt_top_instance - the instance of /sys/kernel/debug/tracing
+ *
+ * Return: it; for producers not tied to a tracer (events, printk).
+ */
+struct rt_instance *rt_top_instance(void)
+{
+	return &rt_top;
+}
+EXPORT_SYMBOL_GPL(rt_top_instance);
+
+/**
  * rt_recording - whether a record made now on this CPU would be kept
+ * @tr: the instance
  *
  * Return: false when tracing is off, the buffer is missing, or this CPU
  * is outside tracing_cpumask.  Call with preemption disabled.
  */
-bool notrace rt_recording(void)
+bool notrace rt_recording(struct rt_instance *tr)
 {
-	return READ_ONCE(rt_tracing_enabled) && rt_buffer &&
-	       cpumask_test_cpu(raw_smp_processor_id(), rt_cpumask);
+	return READ_ONCE(rt_tracing_enabled) && READ_ONCE(tr->buffer) &&
+	       cpumask_test_cpu(raw_smp_processor_id(), tr->cpumask);
 }
 EXPORT_SYMBOL_GPL(rt_recording);
 
@@ -116,21 +128,28 @@ void notrace rt_fill_header(struct rt_entry *e, unsigned int type,
 
 /**
  * rt_reserve_entry - reserve a record and fill its common header
+ * @tr: the instance
+ * @h: out, what to pass to rt_commit()
  * @type: record type
  * @len: total bytes including struct rt_entry
  * @pc: preempt_count() before the caller disabled preemption
  *
  * For producers that already disabled preemption and checked
- * rt_recording() (trace_printk formats in between).
+ * rt_recording() (trace_printk formats in between).  The buffer is
+ * read once into @h: a swap of tr->buffer before the commit cannot
+ * send the commit elsewhere.
  *
  * Return: the record, or NULL if the buffer refused it.  On success
- * call rt_commit() on the same CPU.
+ * call rt_commit(@h) on the same CPU, preemption still disabled.
  */
-void *notrace rt_reserve_entry(unsigned int type, unsigned int len,
+void *notrace rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
+			       unsigned int type, unsigned int len,
 			       unsigned long pc)
 {
-	struct rt_entry *e = rt_buffer_reserve(rt_buffer, len);
+	struct rt_entry *e;
 
+	h->buf = READ_ONCE(tr->buffer);
+	e = rt_buffer_reserve(h->buf, len);
 	if (e) {
 		rt_fill_header(e, type, pc);
 		rt_save_comm(current);
@@ -140,28 +159,8 @@ void *notrace rt_reserve_entry(unsigned int type, unsigned int len,
 EXPORT_SYMBOL_GPL(rt_reserve_entry);
 
 /**
- * rt_reserve - reserve a record of @type in the shared buffer
- * @type: record type
- * @len: total bytes including struct rt_entry
- *
- * Return: the record with its header filled, or NULL if it is not to
- * be recorded.  On success call rt_commit() on the same CPU.
- */
-void *notrace rt_reserve(unsigned int type, unsigned int len)
-{
-	unsigned long pc = preempt_count();
-	void *e = NULL;
-
-	preempt_disable_notrace();
-	if (rt_recording())
-		e = rt_reserve_entry(type, len, pc);
-	preempt_enable_notrace();
-	return e;
-}
-EXPORT_SYMBOL_GPL(rt_reserve);
-
-/**
  * rt_record_copy - put a finished record into the buffer
+ * @tr: the instance
  * @rec: the record, its struct rt_entry header already filled
  * @len: total bytes
  *
@@ -171,25 +170,28 @@ EXPORT_SYMBOL_GPL(rt_reserve);
  *
  * Return: true if the buffer took it.
  */
-bool notrace rt_record_copy(const void *rec, unsigned int len)
+bool notrace rt_record_copy(struct rt_instance *tr, const void *rec,
+			    unsigned int len)
 {
-	void *dst = rt_buffer_reserve(rt_buffer, len);
+	struct rt_buffer *buf = READ_ONCE(tr->buffer);
+	void *dst = rt_buffer_reserve(buf, len);
 
 	if (!dst)
 		return false;
 	memcpy(dst, rec, len);
 	rt_save_comm(current);
-	rt_buffer_commit(rt_buffer);
+	rt_buffer_commit(buf);
 	return true;
 }
 EXPORT_SYMBOL_GPL(rt_record_copy);
 
 /**
- * rt_commit - publish the record reserved by rt_reserve()
+ * rt_commit - publish the record reserved through @h
+ * @h: filled by rt_reserve_entry()
  */
-void notrace rt_commit(void)
+void notrace rt_commit(struct rt_handle *h)
 {
-	rt_buffer_commit(rt_buffer);
+	rt_buffer_commit(h->buf);
 }
 EXPORT_SYMBOL_GPL(rt_commit);
 
@@ -288,21 +290,21 @@ EXPORT_SYMBOL_GPL(rt_register_tracer);
 void rt_unregister_tracer(struct rt_tracer *t)
 {
 	mutex_lock(&rt_trace_lock);
-	if (rt_current == t)
-		rt_set_tracer("nop");
+	if (rt_top.tracer == t)
+		rt_set_tracer(&rt_top, "nop");
 	list_del(&t->list);
 	mutex_unlock(&rt_trace_lock);
 }
 EXPORT_SYMBOL_GPL(rt_unregister_tracer);
 
-const char *rt_current_tracer_name(void)
+const char *rt_current_tracer_name(struct rt_instance *tr)
 {
-	return rt_current ? rt_current->name : "nop";
+	return tr->tracer ? tr->tracer->name : "nop";
 }
 
-bool rt_tracer_is_nop(void)
+bool rt_tracer_is_nop(struct rt_instance *tr)
 {
-	return !rt_current || !strcmp(rt_current->name, "nop");
+	return !tr->tracer || tr->tracer == &rt_nop_tracer;
 }
 
 void rt_walk_tracers(rt_tracer_fn fn, void *arg)
@@ -313,10 +315,15 @@ void rt_walk_tracers(rt_tracer_fn fn, void *arg)
 		fn(t, arg);
 }
 
-/* Switch tracers; caller holds rt_trace_lock.  */
-int rt_set_tracer(const char *name)
+/*
+ * Switch @tr's tracer; caller holds rt_trace_lock.  A tracer whose init
+ * fails leaves the old one running: it is reset only once the new one
+ * started, so a refusal costs nothing.
+ */
+int rt_set_tracer(struct rt_instance *tr, const char *name)
 {
-	struct rt_tracer *t, *found = NULL;
+	struct rt_tracer *t, *found = NULL, *old = tr->tracer;
+	unsigned long old_opts = tr->tracer_opts;
 	int ret;
 
 	lockdep_assert_held(&rt_trace_lock);
@@ -325,36 +332,30 @@ int rt_set_tracer(const char *name)
 			found = t;
 	if (!found)
 		return -EINVAL;
-	if (found == rt_current)
+	if (found == old)
 		return 0;
-	if (rt_current && rt_current->reset)
-		rt_current->reset();
-	rt_current = NULL;
+	if (old && old->reset)
+		old->reset(tr);
+	tr->tracer = NULL;
+	tr->tracer_opts = found->default_opts;
 	atomic_inc(&rt_tracer_generation);
-	ret = found->init ? found->init() : 0;
+	ret = found->init ? found->init(tr) : 0;
 	if (ret) {
-		/* Fall back to nop rather than half of a tracer. */
-		rt_set_tracer("nop");
+		/* Restart the old tracer rather than leave none. */
+		tr->tracer_opts = old_opts;
+		if (old && old->init && old->init(tr))
+			old = &rt_nop_tracer;
+		tr->tracer = old;
 		return ret;
 	}
-	rt_current = found;
+	tr->tracer = found;
 	return 0;
 }
 
-void rt_tracer_print_header(struct seq_buf *s)
+void rt_tracer_print_header(struct rt_instance *tr, struct seq_buf *s)
 {
-	if (rt_current && rt_current->print_header)
-		rt_current->print_header(s);
-}
-
-unsigned long rt_max_latency_usecs(void)
-{
-	return READ_ONCE(rt_max_latency);
-}
-
-void rt_set_max_latency_usecs(unsigned long v)
-{
-	WRITE_ONCE(rt_max_latency, v);
+	if (tr->tracer && tr->tracer->print_header)
+		tr->tracer->print_header(tr, s);
 }
 
 /**
@@ -366,36 +367,34 @@ void rt_set_max_latency_usecs(unsigned long v)
  */
 struct dentry *rt_tracing_dir(void)
 {
-	return rt_dir;
+	return rt_top.dir;
 }
 EXPORT_SYMBOL_GPL(rt_tracing_dir);
 
-static struct rt_tracer rt_nop_tracer = {
-	.name = "nop",
-};
-
 static int __init rt_core_init(void)
 {
-	if (!zalloc_cpumask_var(&rt_cpumask, GFP_KERNEL))
-		return -ENOMEM;
-	cpumask_copy(rt_cpumask, cpu_possible_mask);
+	struct rt_instance *tr = &rt_top;
 
-	rt_buffer = rt_buffer_alloc(RT_DEFAULT_BUFFER_BYTES,
-				    rt_opt(RT_OPT_OVERWRITE));
-	if (!rt_buffer) {
+	if (!zalloc_cpumask_var(&tr->cpumask, GFP_KERNEL))
+		return -ENOMEM;
+	cpumask_copy(tr->cpumask, cpu_possible_mask);
+
+	tr->buffer = rt_buffer_alloc(RT_DEFAULT_BUFFER_BYTES,
+				     rt_opt(tr, RT_OPT_OVERWRITE));
+	if (!tr->buffer) {
 		pr_err("cannot allocate the trace buffer\n");
 		return -ENOMEM;
 	}
 	rt_register_tracer(&rt_nop_tracer);
-	rt_current = &rt_nop_tracer;
+	tr->tracer = &rt_nop_tracer;
 
 	/* The core's own files; every other unit adds its own later. */
-	rt_dir = debugfs_create_dir("tracing", NULL);
-	rt_create_control_files(rt_dir);
-	rt_create_output_files(rt_dir);
-	rt_create_print_files(rt_dir);
+	tr->dir = debugfs_create_dir("tracing", NULL);
+	rt_create_control_files(tr);
+	rt_create_trace_files(tr);
+	rt_create_print_files(tr);
 	pr_info("tracing ready, %lu KiB per CPU\n",
-		rt_buffer_size(rt_buffer) >> 10);
+		rt_buffer_size(tr->buffer) >> 10);
 	return 0;
 }
 fs_initcall(rt_core_init);

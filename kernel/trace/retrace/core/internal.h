@@ -9,22 +9,28 @@
 struct seq_file;
 struct task_struct;
 
-extern cpumask_var_t rt_cpumask;
+/*
+ * The top-level instance; core files reach it here, others through
+ * rt_top_instance() or the instance their tracer was started on.
+ */
+extern struct rt_instance rt_top;
 
-int rt_set_tracer(const char *name);
-bool rt_tracer_is_nop(void);
+int rt_set_tracer(struct rt_instance *tr, const char *name);
+bool rt_tracer_is_nop(struct rt_instance *tr);
+const char *rt_current_tracer_name(struct rt_instance *tr);
 typedef void (*rt_tracer_fn)(struct rt_tracer *t, void *arg);
 void rt_walk_tracers(rt_tracer_fn fn, void *arg);
-void rt_tracer_print_header(struct seq_buf *s);
-int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
-			u64 first_ts, u64 next_ts);
-void rt_print_header(struct seq_buf *s);
+void rt_tracer_print_header(struct rt_instance *tr, struct seq_buf *s);
+int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
+			const struct rt_rb_record *rec, u64 first_ts,
+			u64 next_ts);
+void rt_print_header(struct rt_instance *tr, struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
 void rt_find_comm(int pid, char *comm);
 
-void rt_create_control_files(struct dentry *dir);
-void rt_create_output_files(struct dentry *dir);
-void rt_create_print_files(struct dentry *dir);
+void rt_create_control_files(struct rt_instance *tr);
+void rt_create_trace_files(struct rt_instance *tr);
+void rt_create_print_files(struct rt_instance *tr);
 
 #endif /* _RETRACE_INTERNAL_H */

@@ -12,29 +12,31 @@
 
 /**
  * rt_print_sym - print a kernel address as the options ask
- * @s: output
+ * @ctx: the printer's context (output and options)
  * @ip: the address
  *
  * Plain name (module functions without their module), name+off/size
  * [module] with sym-offset, and " <addr>" appended with sym-addr.
  * Unknown addresses print in hex.
  */
-void rt_print_sym(struct seq_buf *s, unsigned long ip)
+void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip)
 {
+	const struct rt_instance *tr = ctx->tr;
+	struct seq_buf *s = ctx->s;
 	char sym[KSYM_SYMBOL_LEN];
 
 	if (!ip) {
 		seq_buf_puts(s, "0");
 		return;
 	}
-	if (rt_opt(RT_OPT_SYM_OFFSET))
+	if (rt_opt(tr, RT_OPT_SYM_OFFSET))
 		sprint_symbol(sym, ip);
 	else if (!lookup_symbol_name(ip, sym))
 		;	/* the bare name, without " [module]" */
 	else
 		snprintf(sym, sizeof(sym), "0x%lx", ip);
 	seq_buf_puts(s, sym);
-	if (rt_opt(RT_OPT_SYM_ADDR))
+	if (rt_opt(tr, RT_OPT_SYM_ADDR))
 		seq_buf_printf(s, " <%016lx>", ip);
 }
 EXPORT_SYMBOL_GPL(rt_print_sym);
@@ -69,7 +71,38 @@ static void rt_print_lat_flags(struct seq_buf *s, const struct rt_entry *e)
 		seq_buf_putc(s, '.');
 }
 
-static void rt_print_context(struct seq_buf *s, const struct rt_rb_record *rec,
+/* Latency format: times relative to the first record shown. */
+static void rt_print_lat_context(const struct rt_instance *tr,
+				 struct seq_buf *s,
+				 const struct rt_rb_record *rec,
+				 const struct rt_entry *e, const char *comm,
+				 u64 first_ts, u64 next_ts)
+{
+	u64 rel = rec->ts > first_ts ? rec->ts - first_ts : 0;
+	u64 delay = next_ts > rec->ts ? next_ts - rec->ts : 0;
+	char mark = delay > 100 * NSEC_PER_USEC ? '!' :
+		    delay > NSEC_PER_USEC ? '+' : ' ';
+
+	if (rt_opt(tr, RT_OPT_VERBOSE)) {
+		u64 ms = div_u64(rel, NSEC_PER_MSEC);
+		u64 dms = div_u64(delay, NSEC_PER_USEC);
+
+		seq_buf_printf(s, "%s %d %u %x %08x %08lx [%08llx] %llu.%03llums (+%llu.%03llums): ",
+			       comm, e->pid, rec->cpu, e->flags,
+			       e->preempt_count,
+			       (unsigned long)(rec->pos & 0xffffffff),
+			       rec->ts, ms,
+			       div_u64(rel - ms * NSEC_PER_MSEC, NSEC_PER_USEC),
+			       div_u64(dms, 1000), dms % 1000);
+		return;
+	}
+	seq_buf_printf(s, "%8.8s-%-5d %3u", comm, e->pid, rec->cpu);
+	rt_print_lat_flags(s, e);
+	seq_buf_printf(s, " %4lluus%c: ", div_u64(rel, NSEC_PER_USEC), mark);
+}
+
+static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
+			     const struct rt_rb_record *rec,
 			     const struct rt_entry *e, u64 first_ts,
 			     u64 next_ts)
 {
@@ -78,47 +111,22 @@ static void rt_print_context(struct seq_buf *s, const struct rt_rb_record *rec,
 	u64 secs;
 
 	rt_find_comm(e->pid, comm);
-	if (!rt_opt(RT_OPT_LATENCY_FMT)) {
-		secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
-		seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06u: ", comm,
-			       e->pid, rec->cpu, secs,
-			       (u32)(nsecs / NSEC_PER_USEC));
+	if (rt_opt(tr, RT_OPT_LATENCY_FMT)) {
+		rt_print_lat_context(tr, s, rec, e, comm, first_ts, next_ts);
 		return;
 	}
-	/* Latency format: times relative to the first record shown. */
-	{
-		u64 rel = rec->ts > first_ts ? rec->ts - first_ts : 0;
-		u64 delay = next_ts > rec->ts ? next_ts - rec->ts : 0;
-		char mark = delay > 100 * NSEC_PER_USEC ? '!' :
-			    delay > NSEC_PER_USEC ? '+' : ' ';
-
-		if (rt_opt(RT_OPT_VERBOSE)) {
-			u64 ms = div_u64(rel, NSEC_PER_MSEC);
-			u64 dms = div_u64(delay, NSEC_PER_USEC);
-
-			seq_buf_printf(s, "%s %d %u %x %08x %08lx [%08llx] %llu.%03llums (+%llu.%03llums): ",
-				       comm, e->pid, rec->cpu, e->flags,
-				       e->preempt_count,
-				       (unsigned long)(rec->pos & 0xffffffff),
-				       rec->ts, ms,
-				       div_u64(rel - ms * NSEC_PER_MSEC, NSEC_PER_USEC),
-				       div_u64(dms, 1000), dms % 1000);
-			return;
-		}
-		seq_buf_printf(s, "%8.8s-%-5d %3u", comm, e->pid, rec->cpu);
-		rt_print_lat_flags(s, e);
-		seq_buf_printf(s, " %4lluus%c: ", div_u64(rel, NSEC_PER_USEC),
-			       mark);
-	}
+	secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
+	seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06u: ", comm, e->pid,
+		       rec->cpu, secs, (u32)(nsecs / NSEC_PER_USEC));
 }
 
 /* rt_print_record_ctx() with the RCU read lock held. */
-static int rt_print_record_rcu(struct seq_buf *s,
+static int rt_print_record_rcu(struct rt_instance *tr, struct seq_buf *s,
 			       const struct rt_rb_record *rec,
 			       u64 first_ts, u64 next_ts)
 {
 	const struct rt_entry *e = (const void *)rec->data;
-	struct rt_print_ctx ctx = { .s = s, .rec = rec, .ent = e,
+	struct rt_print_ctx ctx = { .s = s, .tr = tr, .rec = rec, .ent = e,
 				    .len = rec->len };
 	struct rt_event_type *et;
 
@@ -127,7 +135,7 @@ static int rt_print_record_rcu(struct seq_buf *s,
 	et = rt_find_event_type(e->type);
 	ctx.et = et;
 
-	if (rt_opt(RT_OPT_BIN)) {
+	if (rt_opt(tr, RT_OPT_BIN)) {
 		u32 cpu = rec->cpu;
 
 		seq_buf_putmem(s, &e->pid, sizeof(e->pid));
@@ -136,14 +144,14 @@ static int rt_print_record_rcu(struct seq_buf *s,
 		seq_buf_putmem(s, rec->data, rec->len);
 		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
 	}
-	if (rt_opt(RT_OPT_HEX)) {
+	if (rt_opt(tr, RT_OPT_HEX)) {
 		seq_buf_printf(s, "%08x %08x %016llx %04x:", e->pid, rec->cpu,
 			       rec->ts, e->type);
 		rt_print_hex_words(s, e + 1, rec->len - sizeof(*e));
 		seq_buf_putc(s, '\n');
 		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
 	}
-	if (rt_opt(RT_OPT_RAW)) {
+	if (rt_opt(tr, RT_OPT_RAW)) {
 		seq_buf_printf(s, "%d %u %llu %u", e->pid, rec->cpu, rec->ts,
 			       e->type);
 		if (et && et->print_raw)
@@ -154,7 +162,7 @@ static int rt_print_record_rcu(struct seq_buf *s,
 		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
 	}
 
-	rt_print_context(s, rec, e, first_ts, next_ts);
+	rt_print_context(tr, s, rec, e, first_ts, next_ts);
 	if (et && et->print)
 		et->print(&ctx);
 	else
@@ -165,6 +173,7 @@ static int rt_print_record_rcu(struct seq_buf *s,
 
 /**
  * rt_print_record_ctx - format one record
+ * @tr: the instance (its options)
  * @s: output
  * @rec: the record as read from the buffer
  * @first_ts: timestamp of the first record shown (latency format)
@@ -175,46 +184,49 @@ static int rt_print_record_rcu(struct seq_buf *s,
  *
  * Return: 0, or -EOVERFLOW if @s filled up.
  */
-int rt_print_record_ctx(struct seq_buf *s, const struct rt_rb_record *rec,
-			u64 first_ts, u64 next_ts)
+int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
+			const struct rt_rb_record *rec, u64 first_ts,
+			u64 next_ts)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = rt_print_record_rcu(s, rec, first_ts, next_ts);
+	ret = rt_print_record_rcu(tr, s, rec, first_ts, next_ts);
 	rcu_read_unlock();
 	return ret;
 }
 
 /**
  * rt_print_header - the comment lines that open the trace file
+ * @tr: the instance
  * @m: output
  */
-void rt_print_header(struct seq_buf *m)
+void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 {
 	u64 entries = 0, written = 0;
 	struct rt_rb_stats st;
 	int cpu;
 
-	if (rt_opt(RT_OPT_RAW) || rt_opt(RT_OPT_HEX) || rt_opt(RT_OPT_BIN))
+	if (rt_opt(tr, RT_OPT_RAW) || rt_opt(tr, RT_OPT_HEX) ||
+	    rt_opt(tr, RT_OPT_BIN))
 		return;
 	/* The current tracer may be a module's: hold it while we print. */
 	mutex_lock(&rt_trace_lock);
 	for_each_possible_cpu(cpu) {
-		rt_buffer_stats(rt_buffer, cpu, &st);
+		rt_buffer_stats(tr->buffer, cpu, &st);
 		entries += st.entries;
 		written += st.written;
 	}
-	seq_buf_printf(m, "# tracer: %s\n#\n", rt_current_tracer_name());
-	if (rt_opt(RT_OPT_LATENCY_FMT)) {
+	seq_buf_printf(m, "# tracer: %s\n#\n", rt_current_tracer_name(tr));
+	if (rt_opt(tr, RT_OPT_LATENCY_FMT)) {
 		seq_buf_printf(m, "%s latency trace v1.1.5 on %s\n",
-			   rt_current_tracer_name(), init_utsname()->release);
+			   rt_current_tracer_name(tr), init_utsname()->release);
 		seq_buf_puts(m, "--------------------------------------------------------------------\n");
 		seq_buf_printf(m, " latency: %lu us, #%llu/%llu, CPU#%d | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
-			   rt_max_latency_usecs(), entries, written,
+			   READ_ONCE(tr->max_latency), entries, written,
 			   raw_smp_processor_id(), num_online_cpus());
 		seq_buf_puts(m, "    -----------------\n");
-		rt_tracer_print_header(m);
+		rt_tracer_print_header(tr, m);
 		seq_buf_puts(m, "#                  _------=> CPU#\n"
 			    "#                 / _-----=> irqs-off\n"
 			    "#                | / _----=> need-resched\n"
@@ -228,7 +240,7 @@ void rt_print_header(struct seq_buf *m)
 	}
 	seq_buf_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
 		   entries, written, num_online_cpus());
-	rt_tracer_print_header(m);
+	rt_tracer_print_header(tr, m);
 	seq_buf_puts(m, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
 		    "#              | |         |          |         |\n");
 out:

@@ -21,21 +21,22 @@
  * yes.  A trailing newline is dropped here, once, since every record
  * prints as one line.
  */
-static int notrace rt_record_text(unsigned int type, unsigned long ip,
-				  const char *text, unsigned int len,
-				  unsigned long pc)
+static int notrace rt_record_text(struct rt_instance *tr, unsigned int type,
+				  unsigned long ip, const char *text,
+				  unsigned int len, unsigned long pc)
 {
 	struct rt_print_entry *e;
+	struct rt_handle h;
 
 	if (len && text[len - 1] == '\n')
 		len--;
-	e = rt_reserve_entry(type, sizeof(*e) + len + 1, pc);
+	e = rt_reserve_entry(tr, &h, type, sizeof(*e) + len + 1, pc);
 	if (!e)
 		return 0;
 	e->ip = ip;
 	memcpy(e->buf, text, len);
 	e->buf[len] = 0;
-	rt_commit();
+	rt_commit(&h);
 	return len;
 }
 
@@ -55,10 +56,10 @@ int notrace retrace_vprintk(unsigned long ip, const char *fmt, va_list ap)
 
 	preempt_disable_notrace();
 	/* Formatted in this CPU's scratch record for the current context. */
-	buf = rt_recording() ? rt_scratch_get(pc) : NULL;
+	buf = rt_recording(&rt_top) ? rt_scratch_get(pc) : NULL;
 	if (buf) {
 		len = vscnprintf(buf, RT_PRINT_MAX, fmt, ap);
-		len = rt_record_text(RT_TYPE_PRINT, ip, buf, len, pc);
+		len = rt_record_text(&rt_top, RT_TYPE_PRINT, ip, buf, len, pc);
 		rt_scratch_put(pc);
 	}
 	preempt_enable_notrace();
@@ -95,7 +96,7 @@ static void rt_print_text(struct rt_print_ctx *ctx, const char *prefix)
 	if (prefix) {
 		seq_buf_puts(ctx->s, prefix);
 	} else {
-		rt_print_sym(ctx->s, e->ip);
+		rt_print_sym(ctx, e->ip);
 		seq_buf_puts(ctx->s, ": ");
 	}
 	/* Records are padded; print up to the NUL or the record's end. */
@@ -141,6 +142,7 @@ static ssize_t rt_marker_write(struct file *file, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX);
+	struct rt_instance *tr = file->private_data;
 	unsigned long pc;
 	char *text;
 
@@ -153,8 +155,8 @@ static ssize_t rt_marker_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(text);
 	pc = preempt_count();
 	preempt_disable_notrace();
-	if (rt_recording())
-		rt_record_text(RT_TYPE_MARKER, 0, text, len, pc);
+	if (rt_recording(tr))
+		rt_record_text(tr, RT_TYPE_MARKER, 0, text, len, pc);
 	preempt_enable_notrace();
 	kfree(text);
 	return cnt;
@@ -183,7 +185,7 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 	struct seq_buf s;
 	int cpu, this;
 
-	if (!rt_buffer || mode == DUMP_NONE || atomic_xchg(&rt_dump_running, 1))
+	if (!rt_top.buffer || mode == DUMP_NONE || atomic_xchg(&rt_dump_running, 1))
 		return;
 	tracing_off();
 	this = raw_smp_processor_id();
@@ -191,10 +193,10 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 	for_each_possible_cpu(cpu) {
 		if (mode == DUMP_ORIG && cpu != this)
 			continue;
-		rt_buffer_iter_start_atomic(&it, rt_buffer, cpu);
+		rt_buffer_iter_start_atomic(&it, rt_top.buffer, cpu);
 		while (!rt_buffer_iter_peek_atomic(&it, &rt_dump_rec)) {
 			seq_buf_init(&s, rt_dump_line, sizeof(rt_dump_line) - 1);
-			rt_print_record_ctx(&s, &rt_dump_rec, 0, 0);
+			rt_print_record_ctx(&rt_top, &s, &rt_dump_rec, 0, 0);
 			rt_dump_line[seq_buf_used(&s)] = 0;
 			pr_emerg("%s", rt_dump_line);
 			rt_buffer_iter_advance(&it, &rt_dump_rec);
@@ -206,9 +208,9 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 }
 EXPORT_SYMBOL_GPL(ftrace_dump);
 
-void __init rt_create_print_files(struct dentry *dir)
+void __init rt_create_print_files(struct rt_instance *tr)
 {
 	rt_register_event_type(&rt_printk_type);
 	rt_register_event_type(&rt_marker_type);
-	debugfs_create_file("trace_marker", 0644, dir, NULL, &rt_marker_fops);
+	debugfs_create_file("trace_marker", 0644, tr->dir, tr, &rt_marker_fops);
 }

@@ -4,7 +4,9 @@
  * from a hard-irq hrtimer, so the selftests can look for both lines.
  * With off=1 it then calls tracing_off(); with dump=1, ftrace_dump().
  * It also registers a do-nothing tracer, "rt_selftest", so tests can
- * switch current_tracer away from nop while it is loaded.
+ * switch current_tracer away from nop while it is loaded.  The tracer
+ * owns two options: selftest-opt (on by default) and selftest-refuse,
+ * which it refuses to set.  With fail_init=1 its init fails.
  */
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
@@ -17,9 +19,34 @@ module_param(off, bool, 0444);
 static bool dump;
 module_param(dump, bool, 0444);
 
+static bool fail_init;
+module_param(fail_init, bool, 0644);
+
 static struct hrtimer rt_timer;
+
+static int rt_selftest_init(struct rt_instance *tr)
+{
+	return fail_init ? -EBUSY : 0;
+}
+
+static int rt_selftest_set_opt(struct rt_instance *tr, unsigned int bit,
+			       bool on)
+{
+	return bit == 1 && on ? -EPERM : 0;
+}
+
+static const struct rt_tracer_opt rt_selftest_opts[] = {
+	{ .name = "selftest-opt", .bit = 0 },
+	{ .name = "selftest-refuse", .bit = 1 },
+	{ }
+};
+
 static struct rt_tracer rt_selftest_tracer = {
 	.name = "rt_selftest",
+	.init = rt_selftest_init,
+	.opts = rt_selftest_opts,
+	.default_opts = BIT(0),
+	.set_opt = rt_selftest_set_opt,
 };
 static DECLARE_COMPLETION(rt_timer_done);
 

@@ -19,6 +19,7 @@
 
 struct rt_reader {
 	struct mutex		lock;		/* one read() at a time */
+	struct rt_instance	*tr;
 	bool			consume;
 	bool			header_done;
 	bool			started;
@@ -50,7 +51,7 @@ static void rt_reader_free(struct rt_reader *r)
 	kfree(r);
 }
 
-static struct rt_reader *rt_reader_alloc(bool consume)
+static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 {
 	struct rt_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
 	int cpu;
@@ -58,6 +59,7 @@ static struct rt_reader *rt_reader_alloc(bool consume)
 	if (!r)
 		return NULL;
 	mutex_init(&r->lock);
+	r->tr = tr;
 	r->consume = consume;
 	r->generation = atomic_read(&rt_tracer_generation);
 	r->recs = kcalloc(nr_cpu_ids, sizeof(*r->recs), GFP_KERNEL);
@@ -76,7 +78,7 @@ static struct rt_reader *rt_reader_alloc(bool consume)
 		if (!r->iters)
 			goto fail;
 		for_each_possible_cpu(cpu)
-			rt_buffer_iter_start(&r->iters[cpu], rt_buffer, cpu);
+			rt_buffer_iter_start(&r->iters[cpu], tr->buffer, cpu);
 	}
 	seq_buf_init(&r->text, r->text_buf, RT_TEXT_SIZE);
 	return r;
@@ -93,7 +95,7 @@ static int rt_reader_pick(struct rt_reader *r)
 	for_each_possible_cpu(cpu) {
 		if (!r->have[cpu]) {
 			if (r->consume)
-				r->have[cpu] = !rt_buffer_peek(rt_buffer, cpu,
+				r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu,
 							       r->recs[cpu]);
 			else
 				r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu],
@@ -119,7 +121,7 @@ static bool rt_reader_next(struct rt_reader *r)
 	rec = r->recs[cpu];
 	if (r->consume) {
 		/* Take it for real; a writer may have overwritten the peek. */
-		if (rt_buffer_consume(rt_buffer, cpu, rec)) {
+		if (rt_buffer_consume(r->tr->buffer, cpu, rec)) {
 			r->have[cpu] = false;
 			return true;
 		}
@@ -133,7 +135,7 @@ static bool rt_reader_next(struct rt_reader *r)
 		 * Latency marks need the following record's time: keep this
 		 * one in the spare slot and peek the next on every CPU.
 		 */
-		if (rt_opt(RT_OPT_LATENCY_FMT)) {
+		if (rt_opt(r->tr, RT_OPT_LATENCY_FMT)) {
 			r->recs[cpu] = r->spare;
 			r->spare = rec;
 			other = rt_reader_pick(r);
@@ -145,21 +147,22 @@ static bool rt_reader_next(struct rt_reader *r)
 		r->started = true;
 		r->first_ts = rec->ts;
 	}
-	rt_print_record_ctx(&r->text, rec, r->first_ts, next_ts);
+	rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts);
 	return true;
 }
 
 static int rt_trace_open_common(struct inode *inode, struct file *file,
 				bool consume)
 {
+	struct rt_instance *tr = inode->i_private;
 	struct rt_reader *r;
 
 	if (!consume && (file->f_mode & FMODE_WRITE) &&
 	    (file->f_flags & O_TRUNC))
-		rt_buffer_reset(rt_buffer);
+		rt_buffer_reset(tr->buffer);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	r = rt_reader_alloc(consume);
+	r = rt_reader_alloc(tr, consume);
 	if (!r)
 		return -ENOMEM;
 	file->private_data = r;
@@ -191,7 +194,7 @@ static int rt_pipe_wait(struct rt_reader *r, struct file *file)
 		if (atomic_read(&rt_tracer_generation) != r->generation)
 			return 1;
 		for_each_possible_cpu(cpu)
-			if (!rt_buffer_empty_cpu(rt_buffer, cpu))
+			if (!rt_buffer_empty_cpu(r->tr->buffer, cpu))
 				return 0;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
@@ -235,7 +238,7 @@ static ssize_t rt_trace_read(struct file *file, char __user *ubuf,
 		r->text_off = 0;
 		if (!r->header_done && !r->consume) {
 			r->header_done = true;
-			rt_print_header(&r->text);
+			rt_print_header(r->tr, &r->text);
 			continue;
 		}
 		if (rt_reader_next(r))
@@ -257,8 +260,10 @@ static ssize_t rt_trace_write(struct file *file, const char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	/* Any write clears, as "echo > trace" does without O_TRUNC too. */
+	struct rt_instance *tr = file_inode(file)->i_private;
+
 	if (!(file->f_flags & O_TRUNC))
-		rt_buffer_reset(rt_buffer);
+		rt_buffer_reset(tr->buffer);
 	return cnt;
 }
 
@@ -277,8 +282,8 @@ static const struct file_operations rt_pipe_fops = {
 	.llseek		= noop_llseek,
 };
 
-void __init rt_create_output_files(struct dentry *dir)
+void __init rt_create_trace_files(struct rt_instance *tr)
 {
-	debugfs_create_file("trace", 0644, dir, NULL, &rt_trace_fops);
-	debugfs_create_file("trace_pipe", 0444, dir, NULL, &rt_pipe_fops);
+	debugfs_create_file("trace", 0644, tr->dir, tr, &rt_trace_fops);
+	debugfs_create_file("trace_pipe", 0444, tr->dir, tr, &rt_pipe_fops);
 }

@@ -63,7 +63,7 @@ static const struct rt_event_field rt_common_fields[] = {
  */
 void *rt_event_open(unsigned long pc)
 {
-	return rt_recording() ? rt_scratch_get(pc) : NULL;
+	return rt_recording(rt_top_instance()) ? rt_scratch_get(pc) : NULL;
 }
 EXPORT_SYMBOL_GPL(rt_event_open);
 
@@ -100,7 +100,7 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 	f = rcu_dereference_sched(ev->filter);
 	if (f && !rt_filter_match(f, rec, len))
 		goto out;
-	rt_record_copy(rec, len);
+	rt_record_copy(rt_top_instance(), rec, len);
 out:
 	rt_event_discard(rec, pc);
 }
@@ -413,6 +413,9 @@ int rt_event_add(struct rt_event *ev)
 	struct rt_event_system *sys;
 	int ret;
 
+	/* Both directories already hold a file called "enable". */
+	if (!strcmp(ev->name, "enable") || !strcmp(ev->system, "enable"))
+		return -EINVAL;
 	ev->type.type = 0;
 	ev->type.name = ev->name;
 	ev->type.print = rt_event_print;
@@ -435,7 +438,7 @@ int rt_event_add(struct rt_event *ev)
 	ev->dir = debugfs_create_dir(ev->name, sys->dir);
 	if (IS_ERR(ev->dir)) {
 		rt_unregister_event_type(&ev->type);
-		ret = -ENOMEM;
+		ret = PTR_ERR(ev->dir);
 		goto put;
 	}
 	debugfs_create_file("enable", 0644, ev->dir, ev, &rt_ev_enable_fops);

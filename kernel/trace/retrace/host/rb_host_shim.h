@@ -85,6 +85,7 @@ extern unsigned int nr_cpu_ids;
 #define preempt_disable_notrace() do { } while (0)
 #define preempt_enable_notrace() do { } while (0)
 static inline void synchronize_rcu(void) { }
+static inline void rt_wait_preempt_readers(void) { }
 
 /* Memory. */
 #define __GFP_RETRY_MAYFAIL 0

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <trace/retrace/arch_regs.h>
 #include <trace/retrace/event.h>
 #include <trace/retrace/probe_def.h>
 #include <trace/retrace/core.h>
@@ -80,7 +81,7 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 
 	switch (a->base) {
 	case RT_FETCH_REG:
-		v = ((unsigned long *)regs)[a->reg];
+		v = rt_arch_reg(regs, a->reg);
 		break;
 	case RT_FETCH_STACKP:
 		v = kernel_stack_pointer(regs);
@@ -99,7 +100,7 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 				return false;
 			continue;
 		}
-		if (a->type == RT_TYPE_STRING) {
+		if (a->type == RT_FETCH_STRING) {
 			v = addr;
 			break;
 		}
@@ -118,7 +119,7 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 	u64 v = 0;
 	bool ok = rt_kp_fetch(a, regs, &v);
 
-	if (a->type == RT_TYPE_STRING) {
+	if (a->type == RT_FETCH_STRING) {
 		unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
 					  RT_EVENT_MAX_RECORD - *len);
 		long n = -EFAULT;
@@ -137,7 +138,7 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 		}
 		memcpy(rec + f->offset, &loc, sizeof(loc));
 	} else {
-		if (a->type == RT_TYPE_BITFIELD)
+		if (a->type == RT_FETCH_BITFIELD)
 			v = (v >> a->bf_offset) &
 			    (a->bf_width == 64 ? ~0ULL : (1ULL << a->bf_width) - 1);
 		memcpy(rec + f->offset, &v, a->size);	/* little endian */
@@ -321,16 +322,16 @@ static void rt_kp_unregister(struct rt_kprobe *tk)
 static const char *rt_kp_type_name(const struct rt_probe_arg *a)
 {
 	static const char * const names[] = {
-		[RT_TYPE_U8] = "u8", [RT_TYPE_U16] = "u16",
-		[RT_TYPE_U32] = "u32", [RT_TYPE_U64] = "u64",
-		[RT_TYPE_S8] = "s8", [RT_TYPE_S16] = "s16",
-		[RT_TYPE_S32] = "s32", [RT_TYPE_S64] = "s64",
+		[RT_FETCH_U8] = "u8", [RT_FETCH_U16] = "u16",
+		[RT_FETCH_U32] = "u32", [RT_FETCH_U64] = "u64",
+		[RT_FETCH_S8] = "s8", [RT_FETCH_S16] = "s16",
+		[RT_FETCH_S32] = "s32", [RT_FETCH_S64] = "s64",
 	};
 
-	if (a->type == RT_TYPE_STRING)
+	if (a->type == RT_FETCH_STRING)
 		return "__data_loc char[]";
-	if (a->type == RT_TYPE_BITFIELD)
-		return names[RT_TYPE_U8 + ilog2(a->size)];
+	if (a->type == RT_FETCH_BITFIELD)
+		return names[RT_FETCH_U8 + ilog2(a->size)];
 	return names[a->type];
 }
 
@@ -388,12 +389,12 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 
 	for (i = 0; i < d->nr_args; i++, f++) {
 		const struct rt_probe_arg *a = &d->args[i];
-		unsigned int size = a->type == RT_TYPE_STRING ? 4 : a->size;
+		unsigned int size = a->type == RT_FETCH_STRING ? 4 : a->size;
 
 		off = ALIGN(off, size);
 		*f = (struct rt_event_field){ rt_kp_type_name(a), a->name, off,
 			size, a->is_signed,
-			a->type == RT_TYPE_STRING ? RT_FIELD_STRING : RT_FIELD_INT };
+			a->type == RT_FETCH_STRING ? RT_FIELD_STRING : RT_FIELD_INT };
 		off += size;
 		fmt_len += 2 * strlen(a->name) + 32;
 	}
@@ -410,7 +411,7 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 	for (i = 0; i < d->nr_args; i++) {
 		const struct rt_probe_arg *a = &d->args[i];
 
-		if (a->type == RT_TYPE_STRING)
+		if (a->type == RT_FETCH_STRING)
 			p += sprintf(p, " %s=\\\"%%s\\\"", a->name);
 		else
 			p += sprintf(p, " %s=%%%s%c", a->name,
@@ -420,7 +421,7 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 	p += sprintf(p, ret ? "\", REC->__probe_ret_ip, REC->__probe_func" :
 			      "\", REC->__probe_ip");
 	for (i = 0; i < d->nr_args; i++)
-		p += sprintf(p, d->args[i].type == RT_TYPE_STRING ?
+		p += sprintf(p, d->args[i].type == RT_FETCH_STRING ?
 			     ", __get_str(%s)" : ", REC->%s", d->args[i].name);
 	return 0;
 }
@@ -671,19 +672,23 @@ static int rt_kp_events_open(struct inode *inode, struct file *file)
 static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
+	size_t n = min_t(size_t, cnt, RT_PROBE_MAX_LINE * 4), done = n;
 	char *buf, *line, *next;
-	size_t done = cnt;
 	int ret = 0;
 
-	if (cnt > RT_PROBE_MAX_LINE * 4)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, cnt);
+	buf = memdup_user_nul(ubuf, n);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
+	/* More follows, and not even one line fits: that line is too long. */
+	if (n < cnt && !strchr(buf, '\n')) {
+		kfree(buf);
+		return -E2BIG;
+	}
 	mutex_lock(&rt_kp_lock);
 	for (line = buf; line && *line && !ret; line = next) {
 		next = strchr(line, '\n');
-		if (!next && line != buf) {
+		/* A line cut by our limit is read again with the rest. */
+		if (!next && (line != buf || n < cnt)) {
 			done = line - buf;
 			break;
 		}

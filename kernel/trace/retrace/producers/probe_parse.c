@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include "pure_shim.h"
 #endif
+#include <trace/retrace/arch_regs.h>
 #include <trace/retrace/probe_def.h>
 
 #define RT_PROBE_DEFAULT_GROUP	"kprobes"
@@ -119,11 +120,11 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 {
 	static const struct { const char *name; unsigned char type, size, sgn; }
 	types[] = {
-		{ "u8", RT_TYPE_U8, 1, 0 }, { "u16", RT_TYPE_U16, 2, 0 },
-		{ "u32", RT_TYPE_U32, 4, 0 }, { "u64", RT_TYPE_U64, 8, 0 },
-		{ "s8", RT_TYPE_S8, 1, 1 }, { "s16", RT_TYPE_S16, 2, 1 },
-		{ "s32", RT_TYPE_S32, 4, 1 }, { "s64", RT_TYPE_S64, 8, 1 },
-		{ "string", RT_TYPE_STRING, 0, 0 },
+		{ "u8", RT_FETCH_U8, 1, 0 }, { "u16", RT_FETCH_U16, 2, 0 },
+		{ "u32", RT_FETCH_U32, 4, 0 }, { "u64", RT_FETCH_U64, 8, 0 },
+		{ "s8", RT_FETCH_S8, 1, 1 }, { "s16", RT_FETCH_S16, 2, 1 },
+		{ "s32", RT_FETCH_S32, 4, 1 }, { "s64", RT_FETCH_S64, 8, 1 },
+		{ "string", RT_FETCH_STRING, 0, 0 },
 	};
 	unsigned long w, o, c;
 	const char *at, *sl;
@@ -149,7 +150,7 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		return rt_pp_fail(p, -EINVAL, "bitfield container must be 8, 16, 32 or 64");
 	if (!w || w > c || o >= c || o + w > c)
 		return rt_pp_fail(p, -EINVAL, "bitfield does not fit its container");
-	a->type = RT_TYPE_BITFIELD;
+	a->type = RT_FETCH_BITFIELD;
 	a->size = c / 8;
 	a->bf_width = w;
 	a->bf_offset = o;
@@ -182,7 +183,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 			return rt_pp_fail(p, -EINVAL, "unknown register");
 		memcpy(reg, s + 1, n - 1);
 		reg[n - 1] = '\0';
-		idx = rt_probe_reg_index(reg);
+		idx = rt_arch_reg_index(reg);
 		if (idx < 0)
 			return rt_pp_fail(p, -EINVAL, "unknown register");
 		a->base = RT_FETCH_REG;
@@ -238,8 +239,9 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 }
 
 static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
-		     const char *tok, char cmd)
+		     const char *tok, char cmd, unsigned int idx)
 {
+	char gen[16];
 	const char *eq, *colon, *f, *end, *q;
 	unsigned int nprefix = 0, room, i;
 	long *prefix = NULL;
@@ -260,19 +262,20 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	end = colon ? colon : f + strlen(f);
 	if (end == f)
 		return rt_pp_fail(p, -EINVAL, "empty fetch argument");
-	a->type = RT_TYPE_U64;
+	a->type = RT_FETCH_U64;
 	a->size = 8;
 	if (colon) {
 		ret = rt_pp_type(p, a, colon + 1);
 		if (ret)
 			return ret;
 	}
-	if (eq)
+	/* An unnamed argument is argN, N its position from 1. */
+	if (eq) {
 		a->name = rt_pp_dup(p, tok, eq - tok);
-	else if (end - f < RT_PROBE_MAX_NAME)
-		a->name = rt_pp_dup(p, f, end - f);
-	else
-		return rt_pp_fail(p, -EINVAL, "argument too long to be its own name");
+	} else {
+		snprintf(gen, sizeof(gen), "arg%u", idx);
+		a->name = rt_pp_dup(p, gen, strlen(gen));
+	}
 	if (!a->name)
 		return -ENOMEM;
 	if (!strncmp(a->name, "common_", 7) || !strncmp(a->name, "__probe_", 8))
@@ -435,6 +438,19 @@ static const char *rt_pp_token(const char **s, size_t *len)
 	return t;
 }
 
+/* Append @tok to the listing, with its generated name if it has none. */
+static void rt_pp_list_arg(char *text, const struct rt_probe_arg *a,
+			   const char *tok, unsigned int i)
+{
+	size_t at = strlen(text);
+
+	if (i)
+		text[at++] = ' ';
+	if (!strchr(tok, '='))
+		at += sprintf(text + at, "%s=", a->name);
+	strcpy(text + at, tok);
+}
+
 /**
  * rt_probe_parse - parse one line written to kprobe_events
  * @line: the line, NUL-terminated, without its newline
@@ -518,10 +534,12 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		s++;
 	for (n = strlen(s); n && rt_pp_space(s[n - 1]); n--)
 		;
+	/* Room for an "argN=" before each unnamed argument. */
 	ret = -ENOMEM;
-	d->args_text = rt_pp_dup(&p, s, n);
+	d->args_text = kmalloc(n + nargs * 8 + 1, GFP_KERNEL);
 	if (!d->args_text)
 		goto fail;
+	d->args_text[0] = 0;
 	if (nargs > RT_PROBE_MAX_ARGS) {
 		ret = rt_pp_fail(&p, -E2BIG, "too many arguments");
 		goto fail;
@@ -541,7 +559,9 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		if (!buf)
 			goto fail;
 		d->nr_args++;
-		ret = rt_pp_arg(&p, a, buf, d->cmd);
+		ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
+		if (!ret)
+			rt_pp_list_arg(d->args_text, a, buf, i);
 		kfree(buf);
 		if (ret)
 			goto fail;

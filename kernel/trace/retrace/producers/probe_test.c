@@ -62,7 +62,7 @@ static void test_heads(void)
 	d = parse("r:rp do_sys_open+0 $retval");
 	check("probe r SYM+0", d && !d->offset && d->nr_args == 1 &&
 	      d->args[0].base == RT_FETCH_RETVAL &&
-	      !strcmp(d->args[0].name, "$retval"));
+	      !strcmp(d->args[0].name, "arg1"));
 	rt_probe_def_free(d);
 
 	d = parse("p rt_func_test:rt_func_test_leaf");
@@ -110,7 +110,7 @@ static void test_args(void)
 		a = d->args;
 		check("arg %ax", !strcmp(a[0].name, "dfd") &&
 		      a[0].base == RT_FETCH_REG && a[0].reg == 10 &&
-		      a[0].type == RT_TYPE_U64 && a[0].size == 8 && !a[0].nr_deref);
+		      a[0].type == RT_FETCH_U64 && a[0].size == 8 && !a[0].nr_deref);
 		check("arg %dx and %cx", a[1].reg == 12 && a[2].reg == 11);
 		check("arg +4($stack)", a[3].base == RT_FETCH_STACKP &&
 		      a[3].nr_deref == 1 && a[3].deref[0] == 4);
@@ -121,7 +121,8 @@ static void test_args(void)
 	check("arg register spellings", d && d->args[0].reg == 14 &&
 	      d->args[1].reg == 9 && d->args[2].reg == 19 &&
 	      d->args[3].reg == 16 && d->args[4].reg == 18 &&
-	      d->args[5].reg == 15 && !strcmp(d->args[0].name, "%rdi"));
+	      d->args[5].reg == 15 && !strcmp(d->args[0].name, "arg1") &&
+	      !strcmp(d->args[5].name, "arg6"));
 	rt_probe_def_free(d);
 
 	d = parse("p f $stack $stack0 $stack3 @0x1000 @jiffies @sym+8 @sym-0x10");
@@ -147,7 +148,7 @@ static void test_args(void)
 		check("arg nested derefs, innermost first",
 		      a->nr_deref == 3 && a->deref[0] == 16 &&
 		      a->deref[1] == -4 && a->deref[2] == 8 &&
-		      a->type == RT_TYPE_S32 && a->size == 4 && a->is_signed &&
+		      a->type == RT_FETCH_S32 && a->size == 4 && a->is_signed &&
 		      !strcmp(a->name, "x"));
 	} else {
 		check("arg nested derefs", 0);
@@ -157,18 +158,18 @@ static void test_args(void)
 	d = parse("p f +8(+8($stack2))");
 	check("arg nested on $stackN", d && d->args[0].nr_deref == 3 &&
 	      d->args[0].deref[0] == 16 && d->args[0].deref[2] == 8 &&
-	      !strcmp(d->args[0].name, "+8(+8($stack2))"));
+	      !strcmp(d->args[0].name, "arg1"));
 	rt_probe_def_free(d);
 }
 
 static void test_types(void)
 {
 	static const struct { const char *t; int type, size, sgn; } t[] = {
-		{ "u8", RT_TYPE_U8, 1, 0 }, { "u16", RT_TYPE_U16, 2, 0 },
-		{ "u32", RT_TYPE_U32, 4, 0 }, { "u64", RT_TYPE_U64, 8, 0 },
-		{ "s8", RT_TYPE_S8, 1, 1 }, { "s16", RT_TYPE_S16, 2, 1 },
-		{ "s32", RT_TYPE_S32, 4, 1 }, { "s64", RT_TYPE_S64, 8, 1 },
-		{ "string", RT_TYPE_STRING, 0, 0 },
+		{ "u8", RT_FETCH_U8, 1, 0 }, { "u16", RT_FETCH_U16, 2, 0 },
+		{ "u32", RT_FETCH_U32, 4, 0 }, { "u64", RT_FETCH_U64, 8, 0 },
+		{ "s8", RT_FETCH_S8, 1, 1 }, { "s16", RT_FETCH_S16, 2, 1 },
+		{ "s32", RT_FETCH_S32, 4, 1 }, { "s64", RT_FETCH_S64, 8, 1 },
+		{ "string", RT_FETCH_STRING, 0, 0 },
 	};
 	struct rt_probe_def *d;
 	char line[64], name[64];
@@ -184,15 +185,15 @@ static void test_types(void)
 		rt_probe_def_free(d);
 	}
 	d = parse("p f %di:b4@3/32 +0(%si):b1@0/8 %dx:b64@0/64");
-	check("type bitfields", d && d->args[0].type == RT_TYPE_BITFIELD &&
+	check("type bitfields", d && d->args[0].type == RT_FETCH_BITFIELD &&
 	      d->args[0].bf_width == 4 && d->args[0].bf_offset == 3 &&
 	      d->args[0].size == 4 && d->args[1].size == 1 &&
-	      d->args[2].bf_width == 64 && !strcmp(d->args[0].name, "%di"));
+	      d->args[2].bf_width == 64 && !strcmp(d->args[0].name, "arg1"));
 	rt_probe_def_free(d);
 	d = parse("p f +0(%di):string @jiffies:u32");
 	check("type string via deref, typed @SYM",
-	      d && d->args[0].type == RT_TYPE_STRING &&
-	      d->args[1].type == RT_TYPE_U32);
+	      d && d->args[0].type == RT_FETCH_STRING &&
+	      d->args[1].type == RT_FETCH_U32);
 	rt_probe_def_free(d);
 }
 
@@ -222,7 +223,7 @@ static void test_errors(void)
 		{ "p:e f @", -EINVAL }, { "p:e f @sym+", -EINVAL },
 		{ "p:e f @0xg", -EINVAL }, { "p:e f 1=%di", -EINVAL },
 		{ "p:e f =%di", -EINVAL }, { "p:e f a=", -EINVAL },
-		{ "p:e f a=%di a=%si", -EINVAL }, { "p:e f %di %di", -EINVAL },
+		{ "p:e f a=%di a=%si", -EINVAL }, { "p:e f arg2=%di %di", -EINVAL },
 		{ "p:e f common_pid=%di", -EINVAL },
 		{ "p:e f __probe_ip=%di", -EINVAL }, { "p:e f plain", -EINVAL },
 		{ "p:e f 1234", -EINVAL }, { "p:e f +0(+0())", -EINVAL },

@@ -38,6 +38,7 @@
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <asm/local.h>
+#include <trace/retrace/ipset.h>
 
 /* Monotonic on each CPU, NMI-safe, nanoseconds: sched_clock based. */
 static __always_inline u64 rb_clock(void)
@@ -309,8 +310,9 @@ EXPORT_SYMBOL_GPL(rt_buffer_size);
  * @buf: the buffer
  *
  * Nests with rt_buffer_record_enable().  Writers already past the check
- * finish; callers that need them gone wait with synchronize_rcu(),
- * since writers run with preemption disabled.
+ * finish; callers that need them gone wait with
+ * rt_wait_preempt_readers(), since writers run with preemption disabled
+ * (RCU may not be watching them, so synchronize_rcu() is not enough).
  */
 void rt_buffer_record_disable(struct rt_buffer *buf)
 {
@@ -339,7 +341,7 @@ void rt_buffer_reset(struct rt_buffer *buf)
 	int cpu;
 
 	rt_buffer_record_disable(buf);
-	synchronize_rcu();
+	rt_wait_preempt_readers();
 	down_write(&buf->readers);
 	for_each_possible_cpu(cpu)
 		rb_cpu_init_state(buf->cpus[cpu]);
@@ -377,7 +379,7 @@ int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
 	}
 
 	rt_buffer_record_disable(buf);
-	synchronize_rcu();
+	rt_wait_preempt_readers();
 	down_write(&buf->readers);
 	for_each_possible_cpu(cpu) {
 		struct rb_cpu *c = buf->cpus[cpu];
@@ -660,7 +662,11 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			p[2] = (u32)(ts >> 32);
 			p += 3;
 		}
-		return rb_write_header(p, payload, (u32)delta);
+		p = rb_write_header(p, payload, (u32)delta);
+		/* The caller fills @len bytes: zero the padding after them. */
+		if (payload != len)
+			p[payload / 4 - 1] = 0;
+		return p;
 	}
 
 drop:

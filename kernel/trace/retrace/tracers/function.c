@@ -14,9 +14,11 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/uaccess.h>
 #include <trace/retrace/callsite.h>
+#include <trace/retrace/carry.h>
 #include <trace/retrace/core.h>
 #include <trace/retrace/ipset.h>
 #include "function.h"
@@ -42,6 +44,8 @@ struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
 unsigned int rt_fn_filter_gone;
 
 static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
+/* The instance the tracer was started on; set before rt_fn_on. */
+static struct rt_instance *rt_fn_tr;
 
 static void rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 		      unsigned long *parent_slot, struct pt_regs *regs,
@@ -61,8 +65,9 @@ static bool notrace rt_fn_selects(unsigned long ip)
 {
 	const struct rt_ipset *f, *n;
 
-	/* Both pair with the release in rt_ipset_publish(). */
+	/* Pairs with the release in rt_ipset_publish(). */
 	f = smp_load_acquire(&rt_fn_filter);
+	/* Pairs with the release in rt_ipset_publish(). */
 	n = smp_load_acquire(&rt_fn_notrace);
 
 	if (rt_ipset_has(n, ip))
@@ -73,33 +78,22 @@ static bool notrace rt_fn_selects(unsigned long ip)
 }
 
 /*
- * set_ftrace_pid: two static sets, the live one published by pointer.
- * A reader racing with an update may decide one event on the old set;
- * the arrays are never freed, so that is the whole cost.
+ * set_ftrace_pid: the pids to trace as an address set (ipset.h
+ * protocol; a pid is its own key), NULL for every task.  Written under
+ * rt_pid_lock.
  */
 #define RT_MAX_PIDS	64
-struct rt_pid_set {
-	unsigned int	nr;		/* 0: every task */
-	pid_t		pids[RT_MAX_PIDS];
-};
-static struct rt_pid_set rt_pid_sets[2];
-static struct rt_pid_set *rt_pid_live = &rt_pid_sets[0];
+static struct rt_ipset *rt_pid_set;
 static DEFINE_MUTEX(rt_pid_lock);
 
+/* Preemption disabled. */
 static bool notrace rt_fn_pid_wanted(void)
 {
-	/* Pairs with the release in rt_pid_write(): entries before pointer. */
-	struct rt_pid_set *set = smp_load_acquire(&rt_pid_live);
-	unsigned int i, nr = READ_ONCE(set->nr);
-	pid_t pid;
+	const struct rt_ipset *set;
 
-	if (!nr)
-		return true;
-	pid = current->pid;
-	for (i = 0; i < nr && i < RT_MAX_PIDS; i++)
-		if (READ_ONCE(set->pids[i]) == pid)
-			return true;
-	return false;
+	/* Pairs with the release in rt_ipset_publish(). */
+	set = smp_load_acquire(&rt_pid_set);
+	return !set || rt_ipset_has(set, current->pid);
 }
 
 /*
@@ -117,6 +111,8 @@ static void notrace rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 {
 	unsigned long pc = preempt_count(), bit;
 	struct rt_function_entry *e;
+	struct rt_instance *tr;
+	struct rt_handle h;
 
 	if (!READ_ONCE(rt_fn_on))
 		return;
@@ -126,12 +122,13 @@ static void notrace rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	bit = rt_recursion_enter(&rt_fn_inside, pc);
 	if (!bit)
 		goto out;
-	if (rt_recording() && rt_fn_pid_wanted()) {
-		e = rt_reserve_entry(RT_TYPE_FUNCTION, sizeof(*e), pc);
+	tr = READ_ONCE(rt_fn_tr);
+	if (rt_recording(tr) && rt_fn_pid_wanted()) {
+		e = rt_reserve_entry(tr, &h, RT_TYPE_FUNCTION, sizeof(*e), pc);
 		if (e) {
 			e->ip = ip;
 			e->parent_ip = parent_ip;
-			rt_commit();
+			rt_commit(&h);
 		}
 	}
 	rt_recursion_exit(&rt_fn_inside, bit);
@@ -179,11 +176,12 @@ int rt_fn_sync(void)
 	return rt_callsite_update();
 }
 
-static int rt_fn_init(void)
+static int rt_fn_init(struct rt_instance *tr)
 {
 	int ret;
 
 	mutex_lock(&rt_callsite_lock);
+	WRITE_ONCE(rt_fn_tr, tr);
 	rt_fn_selected = true;
 	ret = rt_fn_sync();
 	if (ret) {
@@ -194,7 +192,7 @@ static int rt_fn_init(void)
 	return ret;
 }
 
-static void rt_fn_reset(void)
+static void rt_fn_reset(struct rt_instance *tr)
 {
 	mutex_lock(&rt_callsite_lock);
 	rt_fn_selected = false;
@@ -214,10 +212,10 @@ static void rt_fn_print(struct rt_print_ctx *ctx)
 
 	if (ctx->len < sizeof(*e))
 		return;
-	rt_print_sym(ctx->s, e->ip);
-	if (rt_opt(RT_OPT_PRINT_PARENT)) {
+	rt_print_sym(ctx, e->ip);
+	if (rt_opt(ctx->tr, RT_OPT_PRINT_PARENT)) {
 		seq_buf_puts(ctx->s, " <-");
-		rt_print_sym(ctx->s, e->parent_ip);
+		rt_print_sym(ctx, e->parent_ip);
 	}
 }
 
@@ -266,35 +264,46 @@ static struct ctl_table rt_fn_sysctls[] = {
 /* set_ftrace_pid */
 static int rt_pid_show(struct seq_file *m, void *v)
 {
-	struct rt_pid_set *set;
+	struct rt_ipset *set;
 	unsigned int i;
 
 	mutex_lock(&rt_pid_lock);
-	set = rt_pid_live;
-	if (!set->nr)
+	set = rt_pid_set;
+	if (!set)
 		seq_puts(m, "no pid\n");
-	for (i = 0; i < set->nr; i++)
-		seq_printf(m, "%d\n", set->pids[i]);
+	for (i = 0; set && i < set->nr; i++)
+		seq_printf(m, "%lu\n", set->ips[i]);
 	mutex_unlock(&rt_pid_lock);
 	return 0;
 }
 
-/*
- * O_TRUNC is only visible in open(); remember it in the seq_file's
- * private word so the first write replaces the set and later ones add.
- */
+/* One open of set_ftrace_pid. */
+struct rt_pid_open_state {
+	bool		trunc;	/* O_TRUNC not yet applied by a write */
+	struct rt_carry	carry;	/* a pid cut by a write boundary */
+};
+
+/* O_TRUNC is only visible in open(): the first write replaces the set. */
 static int rt_pid_open(struct inode *inode, struct file *file)
 {
-	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	struct rt_pid_open_state *st = kzalloc(sizeof(*st), GFP_KERNEL);
+	int ret;
 
-	return single_open(file, rt_pid_show, (void *)(unsigned long)trunc);
+	if (!st)
+		return -ENOMEM;
+	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	ret = single_open(file, rt_pid_show, st);
+	if (ret)
+		kfree(st);
+	return ret;
 }
 
 /*
- * Parse pids; "-1" or nothing means "every task".  Each pid must name a
- * live task.  Returns the new count or a negative errno.
+ * Parse pids into @pids (holding *@nr already); "-1" or nothing means
+ * "every task".  Each pid must name a live task.  Returns 0 or a
+ * negative errno.
  */
-static int rt_pid_parse(char *buf, struct rt_pid_set *set)
+static int rt_pid_parse(char *buf, unsigned long *pids, unsigned int *nr)
 {
 	char *word;
 	int val, ret;
@@ -307,61 +316,100 @@ static int rt_pid_parse(char *buf, struct rt_pid_set *set)
 		if (ret)
 			return ret;
 		if (val == -1) {
-			set->nr = 0;
+			*nr = 0;
 			continue;
 		}
 		if (val < 0)
 			return -EINVAL;
 		if (val && !find_vpid(val))
 			return -ESRCH;
-		for (i = 0; i < set->nr; i++)
-			if (set->pids[i] == val)
+		for (i = 0; i < *nr; i++)
+			if (pids[i] == val)
 				break;
-		if (i < set->nr)
+		if (i < *nr)
 			continue;
-		if (set->nr == RT_MAX_PIDS)
+		if (*nr == RT_MAX_PIDS)
 			return -ENOSPC;
-		set->pids[set->nr++] = val;
+		pids[(*nr)++] = val;
 	}
-	return set->nr;
+	return 0;
 }
 
+/* Apply whole pids in @text: all of them or, on error, none. */
+static int rt_pid_apply(struct rt_pid_open_state *st, char *text)
+{
+	unsigned long pids[RT_MAX_PIDS];
+	struct rt_ipset *next = NULL;
+	unsigned int nr = 0;
+	int ret;
+
+	mutex_lock(&rt_pid_lock);
+	if (!st->trunc && rt_pid_set) {
+		nr = rt_pid_set->nr;
+		memcpy(pids, rt_pid_set->ips, nr * sizeof(pids[0]));
+	}
+	rcu_read_lock();
+	ret = rt_pid_parse(text, pids, &nr);
+	rcu_read_unlock();
+	if (!ret && nr) {
+		next = rt_ipset_alloc(nr);
+		if (next) {
+			memcpy(next->ips, pids, nr * sizeof(pids[0]));
+			rt_ipset_sort(next);
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	if (!ret) {
+		rt_ipset_publish(&rt_pid_set, next);
+		st->trunc = false;
+	}
+	mutex_unlock(&rt_pid_lock);
+	return ret;
+}
+
+/*
+ * A pid cut at the end of a write waits in the carry for the next write
+ * or for close; a write of only white space is applied (it may be the
+ * empty write that clears the set).
+ */
 static ssize_t rt_pid_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
-	struct seq_file *m = file->private_data;
-	struct rt_pid_set *next;
-	char *buf;
+	struct rt_pid_open_state *st =
+		((struct seq_file *)file->private_data)->private;
+	char *in, *text;
 	int ret;
 
 	if (cnt > PAGE_SIZE)
 		return -E2BIG;
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	mutex_lock(&rt_pid_lock);
-	next = rt_pid_live == &rt_pid_sets[0] ? &rt_pid_sets[1] : &rt_pid_sets[0];
-	/* A reader may still be on @next from two updates ago. */
-	synchronize_rcu();
-	next->nr = 0;
-	if (!m->private) {
-		memcpy(next->pids, rt_pid_live->pids, sizeof(next->pids));
-		next->nr = rt_pid_live->nr;
-	}
-	rcu_read_lock();
-	ret = rt_pid_parse(buf, next);
-	rcu_read_unlock();
-	if (ret >= 0) {
-		/* Pairs with the acquire in rt_fn_pid_wanted(). */
-		smp_store_release(&rt_pid_live, next);
-		m->private = NULL;
-	}
-	mutex_unlock(&rt_pid_lock);
-	kfree(buf);
+	in = memdup_user(ubuf, cnt);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	text = rt_carry_join(&st->carry, in, cnt, " \t\n", &ret);
+	kfree(in);
+	if (!text)
+		return ret;
+	if (*text || !st->carry.len)
+		ret = rt_pid_apply(st, text);
+	kfree(text);
 	if (ret < 0)
 		return ret;
 	*ppos += cnt;
 	return cnt;
+}
+
+static int rt_pid_release(struct inode *inode, struct file *file)
+{
+	struct rt_pid_open_state *st =
+		((struct seq_file *)file->private_data)->private;
+	char *tail = rt_carry_flush(&st->carry);
+
+	if (tail)
+		rt_pid_apply(st, tail);
+	kfree(tail);
+	kfree(st);
+	return single_release(inode, file);
 }
 
 static const struct file_operations rt_pid_fops = {
@@ -369,7 +417,7 @@ static const struct file_operations rt_pid_fops = {
 	.read = seq_read,
 	.write = rt_pid_write,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = rt_pid_release,
 };
 
 static struct rt_readme_part rt_fn_readme = {

@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <trace/retrace/callsite.h>
+#include <trace/retrace/carry.h>
 #include <trace/retrace/glob.h>
 #include <trace/retrace/ipset.h>
 #include "function.h"
@@ -43,6 +44,7 @@ struct rt_ff_state {
 	unsigned long	flag;		/* RT_FF_FILTER or RT_FF_NOTRACE */
 	bool		trunc;		/* O_TRUNC open not yet applied */
 	bool		failed;		/* a write of this open failed */
+	struct rt_carry	carry;		/* a pattern cut by a write boundary */
 };
 
 struct rt_ff_walk {
@@ -280,37 +282,56 @@ static int rt_ff_open(struct inode *inode, struct file *file)
 	return ret;
 }
 
+/*
+ * A write takes at most RT_FF_MAX_WRITE bytes (a short write: the
+ * writer sends the rest); a pattern cut at the end waits in the carry
+ * for the next write, or for close.
+ */
 static ssize_t rt_ff_write(struct file *file, const char __user *ubuf,
 			   size_t cnt, loff_t *ppos)
 {
 	struct rt_ff_state *st = ((struct seq_file *)file->private_data)->private;
-	char *buf;
+	size_t n = min_t(size_t, cnt, RT_FF_MAX_WRITE);
+	char *in, *text, *p;
 	int ret;
 
-	if (cnt > RT_FF_MAX_WRITE)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	ret = rt_ff_apply(st, buf);
-	kfree(buf);
+	in = memdup_user(ubuf, n);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	text = rt_carry_join(&st->carry, in, n, " \t\n", &ret);
+	kfree(in);
+	if (!text)
+		goto out;
+	/* Only whole patterns are applied; none yet is no change. */
+	for (p = text; *p && isspace(*p); p++)
+		;
+	if (*p)
+		ret = rt_ff_apply(st, text);
+	kfree(text);
+out:
 	if (ret) {
 		st->failed = true;
 		return ret;
 	}
-	*ppos += cnt;
-	return cnt;
+	*ppos += n;
+	return n;
 }
 
 static int rt_ff_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 	struct rt_ff_state *st = m->private;
-	char empty[1] = "";
+	char empty[1] = "", *tail = rt_carry_flush(&st->carry);
 
-	/* ": > set_ftrace_filter" empties it; a failed write does not. */
-	if (st->trunc && !st->failed)
+	/*
+	 * The last pattern had no delimiter after it.  ": > file" empties
+	 * the set; a failed write does not.
+	 */
+	if (tail)
+		rt_ff_apply(st, tail);
+	else if (st->trunc && !st->failed)
 		rt_ff_apply(st, empty);
+	kfree(tail);
 	kfree(st);
 	return single_release(inode, file);
 }

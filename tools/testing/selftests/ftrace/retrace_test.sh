@@ -1,11 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# retrace selftest runner (busybox sh).  Runs every test.d/<area>/*.tc
-# in its own shell, from a clean tracing state, under a timeout, and
-# prints one "[PASS] area/name" or "[FAIL] area/name" line per test
-# (with the test's "INFO: " lines, or its log's tail when it failed) and
-# a closing "N passed, N failed" line.
+# retrace selftest runner (busybox sh).  Prints "RETRACE-PLAN N" (the
+# number of tests it will run, after the name filter) first, then runs
+# every test.d/<area>/*.tc in its own shell and session, from a clean
+# tracing state, under a timeout, and prints one "[PASS] area/name",
+# "[FAIL] area/name" or "[SKIP] area/name (reason)" line per test (with
+# the test's "INFO: " lines, or its log's tail when it failed) and a
+# closing "selftests: N passed, N failed, N skipped" line.
+#
+# A test that cannot run here prints "SKIP: reason" and exits with
+# status 77 (skip() in test.d/functions); any other non-zero status is
+# a failure.  When a test ends (or times out), its whole process group
+# is killed, background jobs included.
 #
 # usage: retrace_test.sh [-t SECS] [PATTERN...]
 
@@ -14,37 +21,77 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TIMEOUT=120
 [ "$1" = -t ] && { TIMEOUT=$2; shift 2; }
 export TRACING HERE PATH="$HERE/helpers:$PATH"
+# No job control: a background child then is no process group leader,
+# so setsid below makes its own session without forking.
+set +m
 
 [ -d "$TRACING" ] || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 [ -d "$TRACING" ] || { echo "no tracing directory at $TRACING"; exit 1; }
+command -v setsid >/dev/null || { echo "no setsid command"; exit 1; }
+
+# selected NAME [PATTERN...]: NAME contains one of the PATTERNs, or none given.
+selected() {
+	_n=$1
+	shift
+	[ $# -eq 0 ] && return 0
+	for _p in "$@"; do
+		case $_n in *$_p*) return 0 ;; esac
+	done
+	return 1
+}
+
+planned=0
+for tc in "$HERE"/test.d/*/*.tc; do
+	[ -f "$tc" ] || continue
+	name=${tc#"$HERE"/test.d/}
+	selected "${name%.tc}" "$@" && planned=$((planned + 1))
+done
+echo "RETRACE-PLAN $planned"
+
+# rt_reset (test.d/functions) restores the boot's buffer size.
+RT_BUFFER_KB=$(cat "$TRACING/buffer_size_kb" 2>/dev/null)
+export RT_BUFFER_KB
 
 pass=0
 fail=0
+skip=0
+log=/tmp/retrace-test.log
 for tc in "$HERE"/test.d/*/*.tc; do
+	[ -f "$tc" ] || continue
 	name=${tc#"$HERE"/test.d/}
 	name=${name%.tc}
-	if [ $# -gt 0 ]; then
-		m=0
-		for p in "$@"; do case $name in *$p*) m=1 ;; esac; done
-		[ $m = 1 ] || continue
-	fi
-	log=/tmp/retrace-test.log
+	selected "$name" "$@" || continue
 	# A test may ask for more time with a "# timeout: SECS" line.
 	t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$tc")
 	start=$(date +%s)
-	timeout "${t:-$TIMEOUT}" sh -c ". '$HERE/test.d/functions'; rt_reset; . '$tc'" >"$log" 2>&1
+	# setsid: the test's PID is its session's and process group's ID,
+	# which its background jobs inherit; once it has ended, kill what
+	# is left of the group.  (busybox timeout signals only the PID.)
+	setsid timeout -k 10 "${t:-$TIMEOUT}" \
+		sh -c ". '$HERE/test.d/functions'; rt_reset; . '$tc'" </dev/null >"$log" 2>&1 &
+	pid=$!
+	wait "$pid"
 	rc=$?
+	kill -9 "-$pid" 2>/dev/null
+	secs=$(($(date +%s) - start))
 	if [ $rc = 0 ]; then
-		echo "[PASS] $name ($(($(date +%s) - start))s)"
+		echo "[PASS] $name (${secs}s)"
 		# Figures a passing test wants on record.
 		sed -n 's/^INFO: /    /p' "$log"
 		pass=$((pass + 1))
+	elif [ $rc = 77 ]; then
+		why=$(sed -n 's/^SKIP: //p' "$log" | head -n 1)
+		echo "[SKIP] $name (${why:-no reason given})"
+		skip=$((skip + 1))
 	else
-		[ $rc = 124 ] || [ $rc = 143 ] && echo "  (timed out after ${t:-$TIMEOUT}s)" >>"$log"
-		echo "[FAIL] $name ($(($(date +%s) - start))s)"
+		case $rc in
+		124|137|143) [ "$secs" -ge "${t:-$TIMEOUT}" ] &&
+			echo "  (timed out after ${t:-$TIMEOUT}s)" >>"$log" ;;
+		esac
+		echo "[FAIL] $name (${secs}s)"
 		sed 's/^/    /' "$log" | tail -n 30
 		fail=$((fail + 1))
 	fi
 done
-echo "selftests: $pass passed, $fail failed"
+echo "selftests: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

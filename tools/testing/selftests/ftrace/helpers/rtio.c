@@ -5,6 +5,7 @@
  *
  *   rtio write FILE DATA        one write(); prints OK, SHORT n (bytes
  *                               taken) or the errno name
+ *   rtio writeln FILE DATA      same, DATA and a newline in one write()
  *   rtio append FILE DATA       same with O_APPEND
  *   rtio trunc FILE             open with O_TRUNC; prints OK or the errno
  *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
@@ -59,21 +60,31 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|append|trunc|readnb|readwait FILE [ARG]\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait FILE [ARG]\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "write") || !strcmp(argv[1], "append")) {
+	if (!strcmp(argv[1], "write") || !strcmp(argv[1], "append") ||
+	    !strcmp(argv[1], "writeln")) {
 		int fl = O_WRONLY | (argv[1][0] == 'a' ? O_APPEND : 0);
+		char *data;
+		size_t len;
 
 		if (argc < 4)
 			return 2;
+		len = strlen(argv[3]);
+		data = malloc(len + 2);
+		if (!data)
+			return 2;
+		memcpy(data, argv[3], len);
+		if (!strcmp(argv[1], "writeln"))
+			data[len++] = '\n';
 		fd = open(argv[2], fl);
 		if (fd < 0) {
 			printf("%s\n", errname(errno));
 			return 0;
 		}
-		n = write(fd, argv[3], strlen(argv[3]));
-		if (n >= 0 && (size_t)n < strlen(argv[3]))
+		n = write(fd, data, len);
+		if (n >= 0 && (size_t)n < len)
 			printf("SHORT %zd\n", n);
 		else
 			printf("%s\n", n < 0 ? errname(errno) : "OK");

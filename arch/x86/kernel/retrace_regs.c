@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 register names for kprobe fetch arguments (%REG): both the
- * kernel's pt_regs spelling (%di, %r8) and the assembler's (%rdi).
- * The index is the register's word in struct pt_regs; the kernel build
- * checks each against the real layout.  Pure C, also built on the host.
+ * x86_64 register access for retrace: register names for kprobe fetch
+ * arguments (%REG), both the kernel's pt_regs spelling (%di, %r8) and
+ * the assembler's (%rdi), and reading a register by its index.  The
+ * index is the register's word in struct pt_regs; the kernel build
+ * checks each against the real layout.  The name table is pure C, also
+ * built on the host.
  */
 #ifdef __KERNEL__
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
+#include <linux/kprobes.h>
 #include <linux/string.h>
 #include <asm/ptrace.h>
 #else
 #include "pure_shim.h"
+#define notrace
 #endif
-#include <trace/retrace/probe_def.h>
+#include <trace/retrace/arch_regs.h>
 
 static const struct {
 	const char	*name;
@@ -40,12 +44,12 @@ RT_REG_AT(flags, 18); RT_REG_AT(sp, 19); RT_REG_AT(ss, 20);
 #endif
 
 /**
- * rt_probe_reg_index - the pt_regs word of a register name
+ * rt_arch_reg_index - the pt_regs word of a register name
  * @name: name without the '%': "di", "rdi", "r8", "flags"
  *
  * Return: the index, or -EINVAL for an unknown name.
  */
-int rt_probe_reg_index(const char *name)
+int notrace rt_arch_reg_index(const char *name)
 {
 	unsigned int i;
 
@@ -61,18 +65,18 @@ int rt_probe_reg_index(const char *name)
 	return -EINVAL;
 }
 
+#ifdef __KERNEL__
 /**
- * rt_probe_reg_name - the canonical name of a pt_regs word
- * @index: as returned by rt_probe_reg_index()
+ * rt_arch_reg - read a register from a struct pt_regs by index
+ * @regs: the registers
+ * @index: from rt_arch_reg_index(), below RT_ARCH_NR_REGS
  *
- * Return: the name, or NULL.
+ * Return: the register's value.  Any context.
  */
-const char *rt_probe_reg_name(unsigned int index)
+unsigned long notrace rt_arch_reg(const struct pt_regs *regs,
+				  unsigned int index)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(rt_probe_regs); i++)
-		if (rt_probe_regs[i].index == index)
-			return rt_probe_regs[i].name;
-	return NULL;
+	return ((const unsigned long *)regs)[index];
 }
+NOKPROBE_SYMBOL(rt_arch_reg);
+#endif
