@@ -7,9 +7,10 @@
  * return; at boot retrace turns every recorded call into a 5-byte NOP.
  * A site some client wants becomes "call retrace_caller", or
  * "call retrace_regs_caller" when one of its clients needs pt_regs.
- * Both enter rt_callsite_dispatch() (callsite/callsite.c), which calls
- * the clients: the function tracer, the traceon/traceoff commands,
- * kprobes on a site.  See Documentation/trace/retrace-function.txt.
+ * Both call the lone active client's callback directly when there is
+ * one, and otherwise rt_callsite_dispatch() (callsite/callsite.c), which
+ * calls the clients: the function tracer, the traceon/traceoff
+ * commands, kprobes on a site.  See Documentation/trace/retrace-function.txt.
  */
 #include <linux/export.h>
 #include <linux/linkage.h>
@@ -21,6 +22,23 @@
 
 	.code64
 	.section .text, "ax"
+
+/*
+ * Call the clients with (ip, parent_ip, parent_slot, regs) already in
+ * %rdi, %rsi, %rdx, %rcx: the lone client's callback from \solo
+ * directly, with check = false, or else rt_callsite_dispatch().
+ */
+.macro RT_DISPATCH solo:req
+	movq	\solo(%rip), %rax
+	testq	%rax, %rax
+	jz	.Lrt_dispatch_\@
+	xorl	%r8d, %r8d
+	CALL_NOSPEC rax
+	jmp	.Lrt_done_\@
+.Lrt_dispatch_\@:
+	call	rt_callsite_dispatch
+.Lrt_done_\@:
+.endm
 
 SYM_FUNC_START(__fentry__)
 	CALL_DEPTH_ACCOUNT
@@ -38,7 +56,8 @@ EXPORT_SYMBOL(__fentry__)
  * Runs before the traced function's prologue, so on entry:
  *   0(%rsp)  return address into the traced function (site + 5)
  *   8(%rsp)  the traced function's own return address (its caller)
- * and every argument register is live.  They are saved around
+ * and every argument register is live.  They are saved around a call
+ * of the lone client's callback (rt_cs_solo_call), or of
  *   rt_callsite_dispatch(ip, parent_ip, parent_slot, NULL)
  * where parent_slot points at the traced function's return address, so
  * a return hook can redirect it without changing this trampoline.
@@ -63,7 +82,7 @@ SYM_FUNC_START(retrace_caller)
 	movq	16(%rbp), %rsi
 	leaq	16(%rbp), %rdx
 	xorl	%ecx, %ecx
-	call	rt_callsite_dispatch
+	RT_DISPATCH rt_cs_solo_call
 
 	movq	7*8(%rsp), %r10
 	movq	6*8(%rsp), %r9
@@ -127,7 +146,7 @@ SYM_FUNC_START(retrace_regs_caller)
 	subq	$RT_SITE_SIZE, %rdi
 	movq	16(%rbp), %rsi
 	movq	%rsp, %rcx
-	call	rt_callsite_dispatch
+	RT_DISPATCH rt_cs_solo_regs_call
 
 	movq	RIP(%rsp), %rax
 	movq	%rax, 8(%rbp)

@@ -11,7 +11,6 @@
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
-#include <linux/kprobes.h>
 #include <linux/string.h>
 #include <asm/ptrace.h>
 #else
@@ -64,19 +63,3 @@ int notrace rt_arch_reg_index(const char *name)
 	}
 	return -EINVAL;
 }
-
-#ifdef __KERNEL__
-/**
- * rt_arch_reg - read a register from a struct pt_regs by index
- * @regs: the registers
- * @index: from rt_arch_reg_index(), below RT_ARCH_NR_REGS
- *
- * Return: the register's value.  Any context.
- */
-unsigned long notrace rt_arch_reg(const struct pt_regs *regs,
-				  unsigned int index)
-{
-	return ((const unsigned long *)regs)[index];
-}
-NOKPROBE_SYMBOL(rt_arch_reg);
-#endif

@@ -12,8 +12,7 @@
 int rt_arch_reg_index(const char *name);
 
 #ifdef __KERNEL__
-struct pt_regs;
-unsigned long rt_arch_reg(const struct pt_regs *regs, unsigned int index);
+#include <asm/retrace.h>	/* rt_arch_reg() */
 #endif
 
 #endif /* _TRACE_RETRACE_ARCH_REGS_H */

@@ -82,11 +82,13 @@ struct seq_file;
  *               with rt_callsite_lock held, before they are freed)
  * @id:          set by rt_cs_client_register()
  */
+typedef void (*rt_cs_func_t)(unsigned long ip, unsigned long parent_ip,
+			     unsigned long *parent_slot, struct pt_regs *regs,
+			     bool check);
+
 struct rt_cs_client {
 	const char	*name;
-	void		(*func)(unsigned long ip, unsigned long parent_ip,
-				unsigned long *parent_slot, struct pt_regs *regs,
-				bool check);
+	rt_cs_func_t	func;
 	bool		needs_regs;
 	bool		(*want_new_site)(struct rt_cs_client *c,
 					 unsigned long ip);
@@ -125,6 +127,8 @@ void retrace_caller(void);
 void retrace_regs_caller(void);
 void rt_callsite_dispatch(unsigned long ip, unsigned long parent_ip,
 			  unsigned long *parent_slot, struct pt_regs *regs);
+/* A lone client's callback, called by the trampolines directly. */
+extern rt_cs_func_t rt_cs_solo_call, rt_cs_solo_regs_call;
 #endif /* __KERNEL__ */
 
 #endif /* _TRACE_RETRACE_CALLSITE_H */

@@ -8,9 +8,11 @@
 
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <asm/current.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
 #include <linux/seq_buf.h>
+#include <linux/string.h>
 #include <trace/retrace/ring_buffer.h>
 
 struct dentry;
@@ -173,12 +175,21 @@ int rt_register_tracer(struct rt_tracer *t);
 void rt_unregister_tracer(struct rt_tracer *t);
 
 /* The top-level instance, for producers not tied to a tracer. */
-struct rt_instance *rt_top_instance(void);
+extern struct rt_instance rt_top;
+static inline struct rt_instance *rt_top_instance(void)
+{
+	return &rt_top;
+}
 
 bool rt_recording(struct rt_instance *tr);
 void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 		       unsigned int type, unsigned int len, unsigned long pc);
-void rt_commit(struct rt_handle *h);
+
+/* Publish the record reserved through @h (same CPU, preemption off). */
+static __always_inline void rt_commit(struct rt_handle *h)
+{
+	rt_buffer_commit(h->buf);
+}
 
 void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip);
 
@@ -197,9 +208,49 @@ void rt_readme_add(struct rt_readme_part *part);
 
 /* Common header of a record, as the code at @pc saw its context. */
 void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
-/* Copy a finished record (header filled) into @tr's buffer. */
-bool rt_record_copy(struct rt_instance *tr, const void *rec, unsigned int len);
+/*
+ * The ring buffer rounds a record up to 4 bytes and leaves the padding
+ * as the ring had it; producers of odd lengths zero it so that hex and
+ * bin output never show stale bytes.  @rec has room up to the next
+ * multiple of 4 after @len.
+ */
+static __always_inline void rt_zero_pad(void *rec, unsigned int len)
+{
+	char *p = rec;
+
+	for (; len & 3; len++)
+		p[len] = 0;
+}
+
 void rt_save_comm(struct task_struct *tsk);
+
+/**
+ * rt_record_copy - put a finished record into @tr's buffer
+ * @tr: the instance
+ * @rec: the record, its struct rt_entry header already filled
+ * @len: total bytes
+ *
+ * The write path of producers that build a record in a scratch area
+ * first (events, whose filter looks at the whole record): the same
+ * reservation as rt_reserve_entry(), inlined into the event path.
+ * Call with preemption disabled, after rt_recording() said yes.
+ *
+ * Return: true if the buffer took it.
+ */
+static __always_inline bool rt_record_copy(struct rt_instance *tr,
+					   const void *rec, unsigned int len)
+{
+	struct rt_buffer *buf = READ_ONCE(tr->buffer);
+	void *dst = rt_buffer_reserve(buf, len);
+
+	if (!dst)
+		return false;
+	memcpy(dst, rec, len);
+	rt_zero_pad(dst, len);
+	rt_save_comm(current);
+	rt_buffer_commit(buf);
+	return true;
+}
 
 /* Per-CPU, per-context scratch records (scratch.c). */
 #define RT_SCRATCH_SIZE		RT_RB_MAX_PAYLOAD
@@ -229,13 +280,14 @@ static __always_inline int rt_context_level(unsigned long pc)
  * instructions an interrupt cannot split; a level finds its bit set
  * only when it re-entered itself.  Call with preemption disabled.
  *
- * rt_recursion_enter() returns the bit to pass to rt_recursion_exit(),
- * or 0 when this level is already inside.
+ * rt_recursion_enter() takes rt_context_level() of the caller's preempt
+ * count and returns the bit to pass to rt_recursion_exit(), or 0 when
+ * this level is already inside.
  */
 static __always_inline unsigned long
-rt_recursion_enter(unsigned long __percpu *word, unsigned long pc)
+rt_recursion_enter(unsigned long __percpu *word, int level)
 {
-	unsigned long bit = 1UL << rt_context_level(pc);
+	unsigned long bit = 1UL << level;
 
 	if (this_cpu_read(*word) & bit)
 		return 0;

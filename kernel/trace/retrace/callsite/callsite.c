@@ -66,6 +66,13 @@ static unsigned int rt_cs_nr_clients;
 static unsigned int rt_cs_regs_mask;	/* clients that need pt_regs */
 static struct rt_cs_client *rt_cs_solo;	/* the only active client, or NULL */
 static unsigned long rt_cs_active;	/* clients with at least one site */
+/*
+ * The lone client's callback as each trampoline may call it without
+ * entering rt_callsite_dispatch(): NULL when there is no lone client,
+ * and for retrace_caller also when it needs registers.  Written with
+ * rt_cs_solo, read with one load by the trampolines.
+ */
+rt_cs_func_t rt_cs_solo_call, rt_cs_solo_regs_call;
 
 /* Statistics, under rt_callsite_lock. */
 static unsigned int rt_cs_total, rt_cs_boot_converted;
@@ -447,6 +454,9 @@ static void rt_cs_publish(unsigned long active, bool exact)
 		solo = rt_cs_clients[__ffs(active)];
 	WRITE_ONCE(rt_cs_active, active);
 	WRITE_ONCE(rt_cs_solo, solo);
+	WRITE_ONCE(rt_cs_solo_regs_call, solo ? solo->func : NULL);
+	WRITE_ONCE(rt_cs_solo_call,
+		   solo && !solo->needs_regs ? solo->func : NULL);
 }
 
 /**

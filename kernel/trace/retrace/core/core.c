@@ -24,6 +24,7 @@
 struct rt_instance rt_top = {
 	.options = BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE),
 };
+EXPORT_SYMBOL_GPL(rt_top);
 
 /* Serializes every control-file change (tracer, size, options, ...). */
 DEFINE_MUTEX(rt_trace_lock);
@@ -78,17 +79,6 @@ int tracing_is_on(void)
 	return READ_ONCE(rt_tracing_enabled);
 }
 EXPORT_SYMBOL_GPL(tracing_is_on);
-
-/**
- * rt_top_instance - the instance of /sys/kernel/debug/tracing
- *
- * Return: it; for producers not tied to a tracer (events, printk).
- */
-struct rt_instance *rt_top_instance(void)
-{
-	return &rt_top;
-}
-EXPORT_SYMBOL_GPL(rt_top_instance);
 
 /**
  * rt_recording - whether a record made now on this CPU would be kept
@@ -158,42 +148,6 @@ void *notrace rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 }
 EXPORT_SYMBOL_GPL(rt_reserve_entry);
 
-/**
- * rt_record_copy - put a finished record into the buffer
- * @tr: the instance
- * @rec: the record, its struct rt_entry header already filled
- * @len: total bytes
- *
- * The write path of producers that build a record in a scratch area
- * first (events, whose filter looks at the whole record).  Call with
- * preemption disabled, after rt_recording() said yes.
- *
- * Return: true if the buffer took it.
- */
-bool notrace rt_record_copy(struct rt_instance *tr, const void *rec,
-			    unsigned int len)
-{
-	struct rt_buffer *buf = READ_ONCE(tr->buffer);
-	void *dst = rt_buffer_reserve(buf, len);
-
-	if (!dst)
-		return false;
-	memcpy(dst, rec, len);
-	rt_save_comm(current);
-	rt_buffer_commit(buf);
-	return true;
-}
-EXPORT_SYMBOL_GPL(rt_record_copy);
-
-/**
- * rt_commit - publish the record reserved through @h
- * @h: filled by rt_reserve_entry()
- */
-void notrace rt_commit(struct rt_handle *h)
-{
-	rt_buffer_commit(h->buf);
-}
-EXPORT_SYMBOL_GPL(rt_commit);
 
 /**
  * rt_register_event_type - make records of et->type printable

@@ -9,11 +9,6 @@
 struct seq_file;
 struct task_struct;
 
-/*
- * The top-level instance; core files reach it here, others through
- * rt_top_instance() or the instance their tracer was started on.
- */
-extern struct rt_instance rt_top;
 
 int rt_set_tracer(struct rt_instance *tr, const char *name);
 bool rt_tracer_is_nop(struct rt_instance *tr);

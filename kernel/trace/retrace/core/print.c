@@ -21,9 +21,9 @@
  * yes.  A trailing newline is dropped here, once, since every record
  * prints as one line.
  */
-static int notrace rt_record_text(struct rt_instance *tr, unsigned int type,
-				  unsigned long ip, const char *text,
-				  unsigned int len, unsigned long pc)
+static int notrace __no_stack_protector
+rt_record_text(struct rt_instance *tr, unsigned int type, unsigned long ip,
+	       const char *text, unsigned int len, unsigned long pc)
 {
 	struct rt_print_entry *e;
 	struct rt_handle h;
@@ -36,6 +36,7 @@ static int notrace rt_record_text(struct rt_instance *tr, unsigned int type,
 	e->ip = ip;
 	memcpy(e->buf, text, len);
 	e->buf[len] = 0;
+	rt_zero_pad(e, sizeof(*e) + len + 1);
 	rt_commit(&h);
 	return len;
 }
@@ -138,27 +139,47 @@ static struct rt_event_type rt_marker_type = {
 	.print_raw = rt_print_text_raw,
 };
 
-static ssize_t rt_marker_write(struct file *file, const char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
+/*
+ * The text is copied from user space straight into the reserved record,
+ * with page faults disabled (preemption is off between reserve and
+ * commit); text that is not resident records as "<faulted>".
+ */
+static ssize_t __no_stack_protector
+rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
+		loff_t *ppos)
 {
-	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX);
+	static const char faulted[] = "<faulted>";
+	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), size;
 	struct rt_instance *tr = file->private_data;
+	struct rt_print_entry *e;
+	struct rt_handle h;
 	unsigned long pc;
-	char *text;
 
 	if (!cnt)
 		return 0;
 	if (!tracing_is_on())
 		return -EBADF;
-	text = memdup_user(ubuf, len);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
+	size = sizeof(*e) + len + 1;
 	pc = preempt_count();
 	preempt_disable_notrace();
-	if (rt_recording(tr))
-		rt_record_text(tr, RT_TYPE_MARKER, 0, text, len, pc);
+	if (!rt_recording(tr))
+		goto out;
+	e = rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc);
+	if (!e)
+		goto out;
+	e->ip = 0;
+	if (copy_from_user_nofault(e->buf, ubuf, len)) {
+		len = min_t(unsigned int, len, sizeof(faulted) - 1);
+		memcpy(e->buf, faulted, len);
+	}
+	/* Every record prints as one line: drop one trailing newline. */
+	if (len && e->buf[len - 1] == '\n')
+		len--;
+	/* NUL, then zeros up to the end of the record's padding. */
+	memset(e->buf + len, 0, ALIGN(size, 4) - sizeof(*e) - len);
+	rt_commit(&h);
+out:
 	preempt_enable_notrace();
-	kfree(text);
 	return cnt;
 }
 

@@ -30,9 +30,11 @@ static DEFINE_PER_CPU(struct rt_scratch, rt_scratch);
  */
 void *notrace rt_scratch_get(unsigned long pc)
 {
-	if (!rt_recursion_enter(&rt_scratch_busy, pc))
+	int level = rt_context_level(pc);
+
+	if (!rt_recursion_enter(&rt_scratch_busy, level))
 		return NULL;
-	return this_cpu_ptr(&rt_scratch)->buf[rt_context_level(pc)];
+	return this_cpu_ptr(&rt_scratch)->buf[level];
 }
 
 /* rt_scratch_put - give back the record rt_scratch_get(@pc) returned */

@@ -557,34 +557,6 @@ static void model_run(bool overwrite)
 	nr_cpu_ids = 1;
 }
 
-/* Padding after a record's bytes is zero even where the ring was dirty. */
-static void t_padding_zeroed(void)
-{
-	struct rt_buffer *b = rt_buffer_alloc(8192, true);
-	unsigned int i, round;
-	u8 *p;
-
-	CHECK(b, "alloc");
-	for (round = 0; round < 2; round++) {
-		/* Fill every page with 0xff, then overwrite with odd lengths. */
-		for (i = 0; i < 200; i++) {
-			p = rt_buffer_reserve(b, round ? 5 : 64);
-			CHECK(p, "reserve");
-			memset(p, round ? 0x11 : 0xff, round ? 5 : 64);
-			rt_buffer_commit(b);
-		}
-	}
-	while (!rt_buffer_consume(b, 0, &rec)) {
-		if (rec.len != 8)
-			continue;
-		const u8 *d = (const u8 *)rec.data;
-
-		CHECK(!memcmp(d, "\x11\x11\x11\x11\x11\0\0\0", 8),
-		      "padding holds %02x %02x %02x", d[5], d[6], d[7]);
-	}
-	rt_buffer_free(b);
-}
-
 static void t_model_overwrite(void) { model_run(true); }
 static void t_model_drop(void) { model_run(false); }
 
@@ -601,7 +573,6 @@ int main(void)
 	run("rb_resize", t_resize);
 	run("rb_iterator", t_iterator);
 	run("rb_multi_cpu", t_multi_cpu);
-	run("rb_padding_zeroed", t_padding_zeroed);
 	run("rb_model_overwrite", t_model_overwrite);
 	run("rb_model_drop", t_model_drop);
 	printf("%d passed, %d failed\n", passed, failed);

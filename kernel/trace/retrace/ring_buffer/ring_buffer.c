@@ -662,11 +662,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			p[2] = (u32)(ts >> 32);
 			p += 3;
 		}
-		p = rb_write_header(p, payload, (u32)delta);
-		/* The caller fills @len bytes: zero the padding after them. */
-		if (payload != len)
-			p[payload / 4 - 1] = 0;
-		return p;
+		return rb_write_header(p, payload, (u32)delta);
 	}
 
 drop:

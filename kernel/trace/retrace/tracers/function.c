@@ -105,9 +105,10 @@ static bool notrace rt_fn_pid_wanted(void)
  * disabled, and guards against recursion with rt_recursion_enter().
  * @check: other clients are active, so the site may not be ours.
  */
-static void notrace rt_fn_hit(unsigned long ip, unsigned long parent_ip,
-			      unsigned long *parent_slot, struct pt_regs *regs,
-			      bool check)
+/* No stack canary: the handle's address never leaves the core. */
+static void notrace __no_stack_protector
+rt_fn_hit(unsigned long ip, unsigned long parent_ip,
+	  unsigned long *parent_slot, struct pt_regs *regs, bool check)
 {
 	unsigned long pc = preempt_count(), bit;
 	struct rt_function_entry *e;
@@ -119,7 +120,7 @@ static void notrace rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	preempt_disable_notrace();
 	if (check && !rt_fn_selects(ip))
 		goto out;
-	bit = rt_recursion_enter(&rt_fn_inside, pc);
+	bit = rt_recursion_enter(&rt_fn_inside, rt_context_level(pc));
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_fn_tr);
