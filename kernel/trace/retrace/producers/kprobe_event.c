@@ -448,6 +448,36 @@ static struct rt_kprobe *rt_kp_find(const char *group, const char *event)
 }
 
 /* Check what the parser could not: symbols, offsets, then register. */
+static int rt_kp_count_sym(void *data, unsigned long addr)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+static int rt_kp_count_mod_sym(void *data, const char *name,
+			       unsigned long addr)
+{
+	const char *want = ((const char **)data)[0];
+
+	if (!strcmp(name, want))
+		(*(unsigned int *)((void **)data)[1])++;
+	return 0;
+}
+
+/*
+ * How many symbols, in the kernel and every module, are called @name.
+ * A probe on a name with several owners would silently pick one.
+ */
+static unsigned int rt_kp_sym_copies(const char *name)
+{
+	unsigned int n = 0;
+	void *data[] = { (void *)name, &n };
+
+	kallsyms_on_each_match_symbol(rt_kp_count_sym, name, &n);
+	module_kallsyms_on_each_symbol(NULL, rt_kp_count_mod_sym, data);
+	return n;
+}
+
 static int rt_kp_create(struct rt_probe_def *d)
 {
 	struct rt_kprobe *tk;
@@ -472,6 +502,10 @@ static int rt_kp_create(struct rt_probe_def *d)
 		tk->symbol = d->mod ? kasprintf(GFP_KERNEL, "%s:%s", d->mod, d->sym)
 				    : kstrdup(d->sym, GFP_KERNEL);
 	if (!tk->hits || (d->sym && !tk->symbol))
+		goto fail;
+	/* "MOD:SYM" names one copy; a bare name must have only one. */
+	ret = -EADDRNOTAVAIL;
+	if (d->sym && !d->mod && rt_kp_sym_copies(d->sym) > 1)
 		goto fail;
 	/* @SYM is looked up once; hits see a constant address. */
 	for (i = 0; i < d->nr_args; i++) {

@@ -41,6 +41,7 @@ static const char *errname(int e)
 	case ERANGE: return "ERANGE";
 	case ESRCH: return "ESRCH";
 	case EILSEQ: return "EILSEQ";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
 	default: return "EOTHER";
 	}
 }
