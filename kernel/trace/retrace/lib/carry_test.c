@@ -46,7 +46,7 @@ static int feed(const char *text, size_t a, size_t b, const char *delims,
 
 int main(void)
 {
-	static const char *texts[] = {
+	static const char * const texts[] = {
 		"vfs_read vfs_write\n", "vfs_read_iter", "a b  c\td\n e",
 		"p:x do_sys_openat2 dfd=%di\nr:y vfs_read\n", "", "\n\n",
 	};
@@ -54,7 +54,7 @@ int main(void)
 	size_t i, a, b, len;
 	int bad, err;
 
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		const char *delims = strchr(texts[i], ':') ? "\n" : " \t\n";
 
 		len = strlen(texts[i]);

@@ -448,19 +448,24 @@ static struct rt_kprobe *rt_kp_find(const char *group, const char *event)
 }
 
 /* Check what the parser could not: symbols, offsets, then register. */
+struct rt_kp_sym_count {
+	const char	*name;
+	unsigned int	n;
+};
+
 static int rt_kp_count_sym(void *data, unsigned long addr)
 {
-	(*(unsigned int *)data)++;
+	((struct rt_kp_sym_count *)data)->n++;
 	return 0;
 }
 
 static int rt_kp_count_mod_sym(void *data, const char *name,
 			       unsigned long addr)
 {
-	const char *want = ((const char **)data)[0];
+	struct rt_kp_sym_count *c = data;
 
-	if (!strcmp(name, want))
-		(*(unsigned int *)((void **)data)[1])++;
+	if (!strcmp(name, c->name))
+		c->n++;
 	return 0;
 }
 
@@ -470,12 +475,11 @@ static int rt_kp_count_mod_sym(void *data, const char *name,
  */
 static unsigned int rt_kp_sym_copies(const char *name)
 {
-	unsigned int n = 0;
-	void *data[] = { (void *)name, &n };
+	struct rt_kp_sym_count c = { .name = name };
 
-	kallsyms_on_each_match_symbol(rt_kp_count_sym, name, &n);
-	module_kallsyms_on_each_symbol(NULL, rt_kp_count_mod_sym, data);
-	return n;
+	kallsyms_on_each_match_symbol(rt_kp_count_sym, name, &c);
+	module_kallsyms_on_each_symbol(NULL, rt_kp_count_mod_sym, &c);
+	return c.n;
 }
 
 static int rt_kp_create(struct rt_probe_def *d)
