@@ -23,8 +23,20 @@ if [ ! -f "$SRC/Makefile" ]; then
 fi
 
 # Kconfig.patch: keep a copy of what is applied; swap it when it changes.
+# A file the new patch leaves as it was keeps its mtime, so changing one
+# hunk does not rebuild everything that includes <linux/kernel.h>.
 applied=$SRC/.retrace-Kconfig.patch
 if ! cmp -s "$TOP/Kconfig.patch" "$applied"; then
+	keep=$BUILD/src.keep
+	rm -rf "$keep"
+	mkdir -p "$keep"
+	files=$(cat "$TOP/Kconfig.patch" "$applied" 2>/dev/null |
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u)
+	for f in $files; do
+		[ -f "$SRC/$f" ] || continue
+		mkdir -p "$keep/$(dirname "$f")"
+		cp -p "$SRC/$f" "$keep/$f"
+	done
 	if [ -f "$applied" ]; then
 		step "reverting previous Kconfig.patch"
 		patch -p1 -R -s -d "$SRC" <"$applied"
@@ -32,6 +44,12 @@ if ! cmp -s "$TOP/Kconfig.patch" "$applied"; then
 	step "applying Kconfig.patch"
 	patch -p1 -s -d "$SRC" <"$TOP/Kconfig.patch"
 	cp "$TOP/Kconfig.patch" "$applied"
+	for f in $files; do
+		if [ -f "$keep/$f" ] && cmp -s "$keep/$f" "$SRC/$f"; then
+			touch -r "$keep/$f" "$SRC/$f"
+		fi
+	done
+	rm -rf "$keep"
 fi
 
 # The overlay: rsync keeps mtimes so make rebuilds only what changed.
