@@ -43,6 +43,18 @@ struct rt_callsite {
 	u8		clients;
 };
 
+/*
+ * The steps of rewriting a site that may run meanwhile (the breakpoint
+ * protocol, see callsite.c): after each, every CPU serialises.
+ */
+enum rt_cs_step {
+	RT_CS_STEP_INT3 = 1,	/* an int3 over the first byte */
+	RT_CS_STEP_TAIL,	/* the new instruction's last four bytes */
+	RT_CS_STEP_HEAD,	/* its first byte, replacing the int3 */
+};
+
+#define RT_CS_INT3	0xcc
+
 /* Addresses the site bytes are made from (host tests pass their own). */
 struct rt_cs_targets {
 	unsigned long	fentry;
@@ -58,6 +70,7 @@ bool rt_cs_holds(const struct rt_callsite *cs, const u8 *bytes,
 		 const struct rt_cs_targets *t);
 int rt_cs_apply(struct rt_callsite *cs, u8 *bytes, unsigned int regs_clients,
 		const struct rt_cs_targets *t);
+void rt_cs_poke_step(u8 *bytes, const u8 *insn, enum rt_cs_step step);
 
 #ifdef __KERNEL__
 struct module;

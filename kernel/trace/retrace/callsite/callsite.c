@@ -7,15 +7,18 @@
  * that needs pt_regs), and rt_callsite_dispatch(), which both
  * trampolines enter and which calls the clients.
  *
- * Live patching runs under stop_machine() on every online CPU: all
- * CPUs meet in rt_callsite_stop(), which is not instrumented; one of
- * them rewrites the text while the others spin, then every CPU executes
- * a serialising instruction before returning to code that may contain
- * a rewritten site.  No CPU can therefore fetch a half-written
- * instruction, and no int3 is ever left in the text (QEMU's
- * multi-threaded TCG has been seen to run a stale int3 after the
- * breakpoint-based protocol removed it).  NMI handlers that are not
- * notrace are the one exception: keep the window short.
+ * Live patching runs under stop_machine() on every online CPU, with the
+ * breakpoint protocol: all CPUs meet in rt_callsite_stop(), which is not
+ * instrumented; one of them rewrites the changing sites in three steps
+ * (int3 over the first byte, then the last four bytes, then the first
+ * byte) while the others spin, and every CPU serialises after each step
+ * before the next one is written.  A site mid-change therefore always
+ * starts with an int3 or holds a whole instruction.  The only code that
+ * can run a site meanwhile is an NMI (on any CPU) or the patching CPU
+ * itself (text_poke is traced code); it traps, and
+ * arch/x86/kernel/retrace_poke.c does what the site's new instruction
+ * does.  No int3 is left in the text after the round.  See
+ * Documentation/trace/retrace-function.txt, "Patching against NMIs".
  */
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
@@ -32,6 +35,7 @@
 #include <linux/vmalloc.h>
 #include <asm/ibt.h>
 #include <asm/nops.h>
+#include <asm/retrace.h>
 #include <asm/sections.h>
 #include <asm/sync_core.h>
 #include <asm/text-patching.h>
@@ -78,6 +82,8 @@ rt_cs_func_t rt_cs_solo_call, rt_cs_solo_regs_call;
 static unsigned int rt_cs_total, rt_cs_boot_converted;
 static u64 rt_cs_boot_us;
 static unsigned long rt_cs_updates, rt_cs_patched, rt_cs_busy;
+/* The last patching round: stopped in all, writing, serialising. */
+static u64 rt_cs_round_us, rt_cs_round_write_us, rt_cs_round_sync_us;
 
 /* One page of text plus a site that may cross into the next one. */
 static u8 rt_cs_page_buf[PAGE_SIZE + RT_CS_SITE_SIZE];
@@ -384,30 +390,222 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 	}
 }
 
-struct rt_cs_stop {
-	atomic_t	arrived;
-	int		done;
+/*
+ * One live patching round: the sites whose text changes, sorted by
+ * address, and the stop_machine() rendezvous.
+ * @poke:    what the int3 handler reads (ip, new call target); built
+ *           before the round, published by the patching CPU
+ * @cs:      @poke.sites[i]'s table entry
+ * @state:   its new state, set in @cs by the last step
+ * @arrived: CPUs that entered rt_callsite_stop()
+ * @step:    steps written so far (a count); written (release) by the
+ *           patching CPU only, after the step's text
+ * @done:    set (release) by the patching CPU when the round is over
+ * @acks:    serialisations the other CPUs made after seeing @step change
+ * @write_ns, @sync_ns: the patching CPU's time writing and waiting
+ * @buf:     a chunk's text, copied, changed and written back
+ */
+struct rt_cs_round {
+	struct retrace_poke	poke;
+	struct rt_callsite	**cs;
+	u8			*state;
+	atomic_t		arrived;
+	int			step;
+	int			done;
+	atomic_t		acks;
+	u64			write_ns, sync_ns;
+	u8			*buf;
 };
+
+/*
+ * Sites are rewritten a chunk of pages at a time, each chunk in all
+ * three steps.  A site holds an int3 only while its own chunk is
+ * written, so the patching CPU, whose text_poke path calls traced
+ * functions, traps on few of them; a serialisation handshake costs far
+ * less than the traps it saves (see retrace-function.txt).
+ */
+#define RT_CS_CHUNK_PAGES	32
+
+struct rt_cs_change {
+	struct rt_callsite	*cs;
+	u8			state;
+};
+
+static int rt_cs_change_cmp(const void *a, const void *b)
+{
+	unsigned long x = ((const struct rt_cs_change *)a)->cs->ip;
+	unsigned long y = ((const struct rt_cs_change *)b)->cs->ip;
+
+	return x < y ? -1 : x > y;
+}
+
+static void rt_cs_round_free(struct rt_cs_round *r)
+{
+	kvfree(r->poke.sites);
+	kvfree(r->cs);
+	kvfree(r->state);
+	kvfree(r->buf);
+}
+
+/*
+ * Collect the sites whose state must change and whose bytes hold what
+ * their state says (the others are busy: left alone and counted).
+ * Under rt_callsite_lock and text_mutex, so the text cannot change
+ * before the round runs.
+ */
+static int rt_cs_round_build(struct rt_cs_round *r)
+{
+	struct rt_callsite_group *g;
+	struct rt_cs_change *ch;
+	unsigned int i, n = 0;
+
+	list_for_each_entry(g, &rt_callsite_groups, list)
+		for (i = 0; i < g->nr; i++)
+			n += rt_cs_stale(&g->sites[i]);
+	if (!n)
+		return 0;
+	ch = kvmalloc_array(n, sizeof(*ch), GFP_KERNEL);
+	r->poke.sites = kvmalloc_array(n, sizeof(*r->poke.sites), GFP_KERNEL);
+	r->cs = kvmalloc_array(n, sizeof(*r->cs), GFP_KERNEL);
+	r->state = kvmalloc_array(n, sizeof(*r->state), GFP_KERNEL);
+	/* A chunk's pages, and a site that crosses into the next one. */
+	r->buf = kvmalloc((RT_CS_CHUNK_PAGES + 1) * PAGE_SIZE, GFP_KERNEL);
+	if (!ch || !r->poke.sites || !r->cs || !r->state || !r->buf) {
+		kvfree(ch);
+		return -ENOMEM;
+	}
+	n = 0;
+	list_for_each_entry(g, &rt_callsite_groups, list)
+		for (i = 0; i < g->nr; i++) {
+			struct rt_callsite *cs = &g->sites[i];
+
+			if (!rt_cs_stale(cs))
+				continue;
+			if (!rt_cs_holds(cs, (const u8 *)cs->ip, &rt_cs_targets)) {
+				rt_cs_busy++;
+				continue;
+			}
+			ch[n].cs = cs;
+			ch[n++].state = rt_cs_wanted(cs->clients, rt_cs_regs_mask);
+		}
+	/* Groups are each sorted; the int3 handler wants one order. */
+	sort(ch, n, sizeof(*ch), rt_cs_change_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		u8 st = ch[i].state;
+
+		r->cs[i] = ch[i].cs;
+		r->state[i] = st;
+		r->poke.sites[i].ip = ch[i].cs->ip;
+		r->poke.sites[i].target = st == RT_CS_CALL ? rt_cs_targets.caller :
+			st == RT_CS_REGS ? rt_cs_targets.regs_caller : 0;
+	}
+	r->poke.nr = n;
+	kvfree(ch);
+	return 0;
+}
+
+/*
+ * Write one step for the sites [@i, @end) of the round: the sites of
+ * each run of adjacent pages go out in one text_poke_copy_locked()
+ * (which maps two pages at a time).  The bytes between sites are
+ * copied back unchanged, so a CPU reading them meanwhile sees what was
+ * there.
+ */
+static void rt_cs_round_write(struct rt_cs_round *r, unsigned int i,
+			      unsigned int end, enum rt_cs_step step)
+{
+	u8 insn[RT_CS_SITE_SIZE];
+	unsigned int j, k;
+
+	while (i < end) {
+		unsigned long start = r->poke.sites[i].ip;
+		size_t len;
+
+		for (j = i + 1; j < end; j++)
+			if ((r->poke.sites[j].ip & PAGE_MASK) >
+			    (r->poke.sites[j - 1].ip & PAGE_MASK) + PAGE_SIZE)
+				break;
+		len = r->poke.sites[j - 1].ip + RT_CS_SITE_SIZE - start;
+		memcpy(r->buf, (void *)start, len);
+		for (k = i; k < j; k++) {
+			struct rt_callsite *cs = r->cs[k];
+
+			rt_cs_encode(insn, cs->ip, r->state[k], &rt_cs_targets);
+			rt_cs_poke_step(r->buf + (cs->ip - start), insn, step);
+			if (step == RT_CS_STEP_HEAD)
+				cs->state = r->state[k];
+		}
+		text_poke_copy_locked((void *)start, r->buf, len, true);
+		i = j;
+	}
+}
+
+/* The end of the chunk that starts at site @i. */
+static unsigned int rt_cs_chunk_end(struct rt_cs_round *r, unsigned int i)
+{
+	unsigned long page = r->poke.sites[i].ip & PAGE_MASK;
+	unsigned int pages = 1;
+
+	for (i++; i < r->poke.nr; i++) {
+		unsigned long p = r->poke.sites[i].ip & PAGE_MASK;
+
+		if (p != page && ++pages > RT_CS_CHUNK_PAGES)
+			break;
+		page = p;
+	}
+	return i;
+}
+
+/* Patching CPU: one step is written; wait until every CPU serialised. */
+static void rt_cs_round_sync(struct rt_cs_round *r, unsigned int others)
+{
+	/* Pairs with the acquire in rt_callsite_stop(): text first. */
+	smp_store_release(&r->step, r->step + 1);
+	while (atomic_read(&r->acks) < r->step * others)
+		cpu_relax();
+	sync_core();
+}
 
 /* Runs on every online CPU with interrupts off; see the file comment. */
 static int rt_callsite_stop(void *data)
 {
-	struct rt_cs_stop *st = data;
-	struct rt_callsite_group *g;
+	struct rt_cs_round *r = data;
+	unsigned int others = num_online_cpus() - 1, i, end;
+	int step, seen = 0;
+	u64 t0, t1;
 
-	if (atomic_inc_return(&st->arrived) == 1) {
-		while (atomic_read(&st->arrived) < num_online_cpus())
+	if (atomic_inc_return(&r->arrived) == 1) {
+		while (atomic_read(&r->arrived) <= others)
 			cpu_relax();
-		list_for_each_entry(g, &rt_callsite_groups, list)
-			rt_cs_patch_group(g);
-		/* Pairs with the acquire below: the text is written first. */
-		smp_store_release(&st->done, 1);
+		retrace_poke_publish(&r->poke);
+		for (i = 0; i < r->poke.nr; i = end) {
+			end = rt_cs_chunk_end(r, i);
+			for (step = RT_CS_STEP_INT3; step <= RT_CS_STEP_HEAD; step++) {
+				t0 = local_clock();
+				rt_cs_round_write(r, i, end, step);
+				t1 = local_clock();
+				rt_cs_round_sync(r, others);
+				r->write_ns += t1 - t0;
+				r->sync_ns += local_clock() - t1;
+			}
+		}
+		retrace_poke_retire(&r->poke);
+		/* Release the others; they serialise once more. */
+		smp_store_release(&r->done, 1);
 	} else {
-		/* Pairs with the release above. */
-		while (!smp_load_acquire(&st->done))
-			cpu_relax();
+		/* Pairs with the patching CPU's releases. */
+		while (!smp_load_acquire(&r->done)) {
+			step = smp_load_acquire(&r->step);
+			if (step == seen) {
+				cpu_relax();
+				continue;
+			}
+			sync_core();
+			seen = step;
+			atomic_inc(&r->acks);
+		}
+		sync_core();
 	}
-	sync_core();
 	return 0;
 }
 
@@ -470,12 +668,13 @@ static void rt_cs_publish(unsigned long active, bool exact)
  * or will be active, each checking its own sites; the fast path for a
  * single client is published only once the text is what it wants.
  *
- * Return: 0, or the error of stop_machine().
+ * Return: 0, -ENOMEM, or the error of stop_machine().
  */
 int rt_callsite_update(void)
 {
-	struct rt_cs_stop st = { .arrived = ATOMIC_INIT(0) };
+	struct rt_cs_round r = { .arrived = ATOMIC_INIT(0) };
 	unsigned long active;
+	u64 t0;
 	bool busy;
 	int ret = 0;
 
@@ -486,10 +685,19 @@ int rt_callsite_update(void)
 		/* kprobes take the hotplug lock before text_mutex; so do we. */
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		ret = stop_machine_cpuslocked(rt_callsite_stop, &st,
-					      cpu_online_mask);
+		ret = rt_cs_round_build(&r);
+		if (!ret && r.poke.nr) {
+			t0 = local_clock();
+			ret = stop_machine_cpuslocked(rt_callsite_stop, &r,
+						      cpu_online_mask);
+			rt_cs_round_us = div_u64(local_clock() - t0, NSEC_PER_USEC);
+			rt_cs_round_write_us = div_u64(r.write_ns, NSEC_PER_USEC);
+			rt_cs_round_sync_us = div_u64(r.sync_ns, NSEC_PER_USEC);
+			rt_cs_patched += r.poke.nr;
+		}
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
+		rt_cs_round_free(&r);
 		rt_cs_updates++;
 		rt_cs_scan(&active, &busy);
 	}
@@ -757,6 +965,10 @@ static int rt_cs_stats_show(struct seq_file *m, void *v)
 		   rt_cs_total, calls, regs, busy);
 	seq_printf(m, "updates: %lu\npatched: %lu\nskipped: %lu\n",
 		   rt_cs_updates, rt_cs_patched, rt_cs_busy);
+	seq_printf(m, "round_us: %llu %llu %llu\nint3_emulated: %lu\nint3_in_nmi: %lu\n",
+		   rt_cs_round_us, rt_cs_round_write_us, rt_cs_round_sync_us,
+		   atomic_long_read(&retrace_poke_hits),
+		   atomic_long_read(&retrace_poke_nmi_hits));
 	seq_printf(m, "boot_converted: %u\nboot_us: %llu\n",
 		   rt_cs_boot_converted, rt_cs_boot_us);
 	seq_printf(m, "dispatch: %s\n",

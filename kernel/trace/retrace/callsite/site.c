@@ -121,3 +121,28 @@ int rt_cs_apply(struct rt_callsite *cs, u8 *bytes, unsigned int regs_clients,
 	cs->state = want;
 	return 1;
 }
+
+/**
+ * rt_cs_poke_step - one step of rewriting a site that may run meanwhile
+ * @bytes: the site's five bytes (or a copy that will be written back)
+ * @insn: the instruction the site will hold
+ * @step: enum rt_cs_step; the steps are applied in order
+ *
+ * Between steps a site holds its old instruction, an int3 followed by
+ * the old or the new tail, or its new instruction: never the first
+ * byte of one instruction with the tail of another.
+ */
+void rt_cs_poke_step(u8 *bytes, const u8 *insn, enum rt_cs_step step)
+{
+	switch (step) {
+	case RT_CS_STEP_INT3:
+		bytes[0] = RT_CS_INT3;
+		break;
+	case RT_CS_STEP_TAIL:
+		memcpy(bytes + 1, insn + 1, RT_CS_SITE_SIZE - 1);
+		break;
+	case RT_CS_STEP_HEAD:
+		bytes[0] = insn[0];
+		break;
+	}
+}

@@ -620,6 +620,45 @@ static unsigned long long expected_sequences(void)
 	return n;
 }
 
+/*
+ * The breakpoint steps (rt_cs_poke_step()) between every pair of site
+ * instructions: after each step a CPU that fetches the site finds the
+ * old instruction, the new one, or an int3 first; never one
+ * instruction's first byte with another's tail.
+ */
+static bool poke_steps_sane(void)
+{
+	static const enum rt_cs_state from[] = {
+		RT_CS_FENTRY, RT_CS_NOP, RT_CS_CALL, RT_CS_REGS };
+	static const enum rt_cs_state to[] = { RT_CS_NOP, RT_CS_CALL, RT_CS_REGS };
+	unsigned long ip = (unsigned long)m.text + 0x40;
+	u8 old[RT_CS_SITE_SIZE], new[RT_CS_SITE_SIZE], b[RT_CS_SITE_SIZE];
+	unsigned int i, j;
+	int step;
+
+	for (i = 0; i < ARRAY_SIZE(from); i++)
+		for (j = 0; j < ARRAY_SIZE(to); j++) {
+			rt_cs_encode(old, ip, from[i], &targets);
+			rt_cs_encode(new, ip, to[j], &targets);
+			memcpy(b, old, sizeof(b));
+			for (step = RT_CS_STEP_INT3; step <= RT_CS_STEP_HEAD; step++) {
+				rt_cs_poke_step(b, new, step);
+				if (!memcmp(b, old, sizeof(b)) ||
+				    !memcmp(b, new, sizeof(b)))
+					continue;
+				if (b[0] != RT_CS_INT3 ||
+				    (memcmp(b + 1, old + 1, 4) &&
+				     memcmp(b + 1, new + 1, 4)))
+					return false;
+				if (step == RT_CS_STEP_HEAD)
+					return false;
+			}
+			if (memcmp(b, new, sizeof(b)))
+				return false;
+		}
+	return true;
+}
+
 int main(void)
 {
 	struct timespec t0, t1;
@@ -634,7 +673,7 @@ int main(void)
 	for (c = 0; c < NR_CHECKS; c++)
 		shortest_len[c] = -1;
 
-	printf("1..%d\n", NR_CHECKS + 2);
+	printf("1..%d\n", NR_CHECKS + 3);
 #ifdef RT_MODEL_OLD_PROTOCOL
 	printf("# model: OLD protocol (kprobe on a site writes int3, keeps a copy); expected to fail\n");
 #else
@@ -642,6 +681,8 @@ int main(void)
 #endif
 	tap_line(encode_sanity(),
 		 "site_model: rt_cs_encode matches hand-built NOP5/call encodings");
+	tap_line(poke_steps_sane(),
+		 "site_model: breakpoint steps never expose a torn instruction");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	init_model();

@@ -9,7 +9,13 @@
  * counts its hits in kprobe_hits, to check the two stay out of each
  * other's way.  Writing N to "nmi" sends N rounds of NMIs to every
  * online CPU; the NMI handler calls rt_func_test_in_nmi(), so tests can
- * see the tracer record from NMI context.
+ * see the tracer record from NMI context.  Writing 1 to "storm" starts
+ * one NMI that travels from CPU to CPU (each handler calls
+ * rt_func_test_in_nmi() and sends it on to the next online CPU) until 0
+ * is written: NMIs then keep arriving on every CPU even while all of
+ * them sit in stop_machine() with interrupts off, which is when live
+ * patching rewrites sites.  Reading "storm" gives its hops and
+ * "storm_cpus" how many CPUs it visited.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -76,12 +82,40 @@ static noinline void rt_func_test_in_nmi(void)
 	WRITE_ONCE(rt_func_test_nmi_calls, rt_func_test_nmi_calls + 1);
 }
 
+/*
+ * The travelling NMI: @rt_func_test_storm_token is 1 while it is in
+ * flight (sent, not yet taken), so each of its NMIs is claimed exactly
+ * once; clearing @rt_func_test_storm ends it at its next hop.
+ */
+static bool rt_func_test_storm;
+static atomic_t rt_func_test_storm_token = ATOMIC_INIT(0);
+static atomic_long_t rt_func_test_storm_hops = ATOMIC_LONG_INIT(0);
+static DEFINE_PER_CPU(unsigned long, rt_func_test_storm_seen);
+
+static void rt_func_test_storm_send(int from)
+{
+	int next = cpumask_next(from, cpu_online_mask);
+
+	if (next >= nr_cpu_ids)
+		next = cpumask_first(cpu_online_mask);
+	atomic_set(&rt_func_test_storm_token, 1);
+	__apic_send_IPI_mask(cpumask_of(next), NMI_VECTOR);
+}
+
 static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
 {
-	if (atomic_dec_if_positive(&rt_func_test_nmi_pending) < 0)
+	if (atomic_dec_if_positive(&rt_func_test_nmi_pending) >= 0) {
+		rt_func_test_in_nmi();
+		atomic_long_inc(&rt_func_test_nmi_hits);
+		return NMI_HANDLED;
+	}
+	if (atomic_dec_if_positive(&rt_func_test_storm_token) < 0)
 		return NMI_DONE;
 	rt_func_test_in_nmi();
-	atomic_long_inc(&rt_func_test_nmi_hits);
+	this_cpu_inc(rt_func_test_storm_seen);
+	atomic_long_inc(&rt_func_test_storm_hops);
+	if (READ_ONCE(rt_func_test_storm))
+		rt_func_test_storm_send(smp_processor_id());
 	return NMI_HANDLED;
 }
 
@@ -119,6 +153,56 @@ static const struct kernel_param_ops rt_func_test_nmi_ops = {
 };
 module_param_cb(nmi, &rt_func_test_nmi_ops, NULL, 0644);
 
+static int rt_func_test_set_storm(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	if (on && num_online_cpus() < 2)
+		return -EINVAL;	/* it would never leave this CPU */
+	if (on == READ_ONCE(rt_func_test_storm))
+		return 0;
+	WRITE_ONCE(rt_func_test_storm, on);
+	if (on) {
+		preempt_disable();
+		rt_func_test_storm_send(smp_processor_id());
+		preempt_enable();
+		return 0;
+	}
+	/* Wait for the last hop to be taken. */
+	for (ms = 0; ms < 1000 && atomic_read(&rt_func_test_storm_token); ms++)
+		mdelay(1);
+	return 0;
+}
+
+static int rt_func_test_get_storm(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%ld\n", atomic_long_read(&rt_func_test_storm_hops));
+}
+
+static const struct kernel_param_ops rt_func_test_storm_ops = {
+	.set = rt_func_test_set_storm,
+	.get = rt_func_test_get_storm,
+};
+module_param_cb(storm, &rt_func_test_storm_ops, NULL, 0644);
+
+static int rt_func_test_get_storm_cpus(char *buf, const struct kernel_param *kp)
+{
+	int cpu, n = 0;
+
+	for_each_possible_cpu(cpu)
+		n += !!per_cpu(rt_func_test_storm_seen, cpu);
+	return sprintf(buf, "%d\n", n);
+}
+
+static const struct kernel_param_ops rt_func_test_storm_cpus_ops = {
+	.get = rt_func_test_get_storm_cpus,
+};
+module_param_cb(storm_cpus, &rt_func_test_storm_cpus_ops, NULL, 0444);
+
 static int __init rt_func_test_init(void)
 {
 	int ret;
@@ -139,6 +223,7 @@ static int __init rt_func_test_init(void)
 
 static void __exit rt_func_test_exit(void)
 {
+	rt_func_test_set_storm("0", NULL);
 	if (kprobe)
 		unregister_kprobe(&rt_func_test_kp);
 	unregister_nmi_handler(NMI_LOCAL, "rt_func_test");
