@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include <trace/retrace/arch_regs.h>
+#include <trace/retrace/carry.h>
 #include <trace/retrace/event.h>
 #include <trace/retrace/probe_def.h>
 #include <trace/retrace/core.h>
@@ -54,6 +55,9 @@ struct rt_kprobe {
 	unsigned long __percpu	*hits;
 	struct list_head	list;		/* under rt_kp_lock */
 };
+
+/* Bytes one kprobe_events write takes; a longer write is short. */
+#define RT_KP_MAX_WRITE		(RT_PROBE_MAX_LINE * 4)
 
 static LIST_HEAD(rt_kprobes);
 static DEFINE_MUTEX(rt_kp_lock);
@@ -689,54 +693,101 @@ static const struct seq_operations rt_kp_profile_seq_ops = {
 
 static int rt_kp_events_open(struct inode *inode, struct file *file)
 {
+	struct rt_carry *carry = NULL;
 	int ret;
 
+	if (file->f_mode & FMODE_WRITE) {
+		carry = kzalloc(sizeof(*carry), GFP_KERNEL);
+		if (!carry)
+			return -ENOMEM;
+	}
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&rt_kp_lock);
 		ret = rt_kp_delete_all();
 		mutex_unlock(&rt_kp_lock);
 		if (ret)
-			return ret;
+			goto fail;
 	}
-	return seq_open(file, &rt_kp_events_seq_ops);
+	ret = seq_open(file, &rt_kp_events_seq_ops);
+	if (ret)
+		goto fail;
+	((struct seq_file *)file->private_data)->private = carry;
+	return 0;
+fail:
+	kfree(carry);
+	return ret;
 }
 
-/*
- * Each line of a write is one command; the first failure ends it.  A
- * last line without its newline, after complete ones, is left unread
- * (a short write) so that a writer splitting a file into chunks sends
- * it again with the rest of the line.
- */
-static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+/* Run each line of @text; the first failure ends it. */
+static int rt_kp_run_lines(char *text)
 {
-	size_t n = min_t(size_t, cnt, RT_PROBE_MAX_LINE * 4), done = n;
-	char *buf, *line, *next;
+	char *line, *next;
 	int ret = 0;
 
-	buf = memdup_user_nul(ubuf, n);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	/* More follows, and not even one line fits: that line is too long. */
-	if (n < cnt && !strchr(buf, '\n')) {
-		kfree(buf);
-		return -E2BIG;
-	}
 	mutex_lock(&rt_kp_lock);
-	for (line = buf; line && *line && !ret; line = next) {
+	for (line = text; line && *line && !ret; line = next) {
 		next = strchr(line, '\n');
-		/* A line cut by our limit is read again with the rest. */
-		if (!next && (line != buf || n < cnt)) {
-			done = line - buf;
-			break;
-		}
 		if (next)
 			*next++ = '\0';
 		ret = rt_kp_run_line(line);
 	}
 	mutex_unlock(&rt_kp_lock);
-	kfree(buf);
-	return ret ? ret : done;
+	return ret;
+}
+
+/*
+ * A write takes at most RT_KP_MAX_WRITE bytes (a short write: the
+ * writer sends the rest).  Its whole lines run at once; a line cut by
+ * the end of the write waits in the open file's carry for the next
+ * write, or for close, whose status reports its error (->flush).  A
+ * failed line ends the write and drops what was carried.
+ */
+static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct rt_carry *carry = ((struct seq_file *)file->private_data)->private;
+	size_t n = min_t(size_t, cnt, RT_KP_MAX_WRITE);
+	char *in, *text;
+	int ret;
+
+	in = memdup_user(ubuf, n);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	text = rt_carry_join(carry, in, n, "\n", &ret);
+	kfree(in);
+	if (!text)
+		return ret;
+	ret = rt_kp_run_lines(text);
+	kfree(text);
+	if (ret) {
+		carry->len = 0;
+		return ret;
+	}
+	return n;
+}
+
+/* close(): the last line had no newline; run it and report its error. */
+static int rt_kp_events_flush(struct file *file, fl_owner_t id)
+{
+	struct rt_carry *carry;
+	char *tail;
+	int ret;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	carry = ((struct seq_file *)file->private_data)->private;
+	tail = rt_carry_flush(carry);
+	if (!tail)
+		return 0;
+	ret = rt_kp_run_lines(tail);
+	kfree(tail);
+	return ret;
+}
+
+static int rt_kp_events_release(struct inode *inode, struct file *file)
+{
+	kfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
 }
 
 static int rt_kp_profile_open(struct inode *inode, struct file *file)
@@ -748,8 +799,9 @@ static const struct file_operations rt_kp_events_fops = {
 	.open		= rt_kp_events_open,
 	.read		= seq_read,
 	.write		= rt_kp_events_write,
+	.flush		= rt_kp_events_flush,
 	.llseek		= seq_lseek,
-	.release	= seq_release,
+	.release	= rt_kp_events_release,
 };
 
 static const struct file_operations rt_kp_profile_fops = {
@@ -804,8 +856,12 @@ static int __init rt_kp_init(void)
 {
 	struct dentry *dir = rt_tracing_dir();
 
-	debugfs_create_file("kprobe_events", 0644, dir, NULL,
-			    &rt_kp_events_fops);
+	/*
+	 * Not the removal-safe proxy: it has no ->flush, which reports a
+	 * last line's error at close.  kprobe_events is never removed.
+	 */
+	debugfs_create_file_unsafe("kprobe_events", 0644, dir, NULL,
+				   &rt_kp_events_fops);
 	debugfs_create_file("kprobe_profile", 0444, dir, NULL,
 			    &rt_kp_profile_fops);
 	register_module_notifier(&rt_kp_module_nb);
