@@ -15,7 +15,16 @@
 #include <linux/uaccess.h>
 #include "internal.h"
 
+/*
+ * One record's text goes to the reader's buffer whole.  It starts at
+ * RT_TEXT_SIZE, enough for nearly every record; a record that does not
+ * fit (a hex dump of a 4 KiB record, a kprobe with many string
+ * arguments) grows it once to RT_TEXT_MAX, and text beyond that is cut
+ * and ends with RT_TEXT_CUT, so it never runs into the next record.
+ */
 #define RT_TEXT_SIZE	(2 * PAGE_SIZE)
+#define RT_TEXT_MAX	(64 * 1024)
+#define RT_TEXT_CUT	" [...record cut]\n"
 
 struct rt_reader {
 	struct mutex		lock;		/* one read() at a time */
@@ -47,7 +56,7 @@ static void rt_reader_free(struct rt_reader *r)
 	kfree(r->spare);
 	kfree(r->have);
 	kfree(r->iters);
-	kfree(r->text_buf);
+	kvfree(r->text_buf);
 	kfree(r);
 }
 
@@ -64,7 +73,7 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 	r->generation = atomic_read(&rt_tracer_generation);
 	r->recs = kcalloc(nr_cpu_ids, sizeof(*r->recs), GFP_KERNEL);
 	r->have = kcalloc(nr_cpu_ids, sizeof(*r->have), GFP_KERNEL);
-	r->text_buf = kmalloc(RT_TEXT_SIZE, GFP_KERNEL);
+	r->text_buf = kvmalloc(RT_TEXT_SIZE, GFP_KERNEL);
 	r->spare = kmalloc(sizeof(*r->spare), GFP_KERNEL);
 	if (!r->recs || !r->have || !r->text_buf || !r->spare)
 		goto fail;
@@ -108,6 +117,31 @@ static int rt_reader_pick(struct rt_reader *r)
 	return best;
 }
 
+/* Format @rec into r->text, which is empty; see RT_TEXT_SIZE. */
+static void rt_reader_format(struct rt_reader *r, struct rt_rb_record *rec,
+			     u64 next_ts)
+{
+	size_t keep;
+	char *big;
+
+	if (!rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts))
+		return;
+	if (r->text.size < RT_TEXT_MAX) {
+		big = kvmalloc(RT_TEXT_MAX, GFP_KERNEL);
+		if (big) {
+			kvfree(r->text_buf);
+			r->text_buf = big;
+			seq_buf_init(&r->text, big, RT_TEXT_MAX);
+			if (!rt_print_record_ctx(r->tr, &r->text, rec,
+						 r->first_ts, next_ts))
+				return;
+		}
+	}
+	keep = r->text.size - (sizeof(RT_TEXT_CUT) - 1);
+	memcpy(r->text_buf + keep, RT_TEXT_CUT, sizeof(RT_TEXT_CUT) - 1);
+	r->text.len = r->text.size;
+}
+
 /* Format the next record into r->text.  Return false when none is left. */
 static bool rt_reader_next(struct rt_reader *r)
 {
@@ -147,7 +181,7 @@ static bool rt_reader_next(struct rt_reader *r)
 		r->started = true;
 		r->first_ts = rec->ts;
 	}
-	rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts);
+	rt_reader_format(r, rec, next_ts);
 	return true;
 }
 
