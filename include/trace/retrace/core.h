@@ -134,6 +134,7 @@ struct rt_event_type {
 
 int rt_register_event_type(struct rt_event_type *et);
 void rt_unregister_event_type(struct rt_event_type *et);
+void rt_reset_all_buffers(void);
 
 /*
  * struct rt_tracer_opt - an option a tracer owns

@@ -50,6 +50,7 @@ struct rt_event_system;
  * The rest belongs to the event layer:
  * @type: record type; @type.type is the event's ID
  * @enabled: written under the event lock only; read anywhere
+ * @was_enabled: it has been enabled since it was added (event lock)
  * @filter: RCU-protected; readers run with preemption disabled
  * @sys: the group
  * @dir: events/<system>/<name>
@@ -67,6 +68,7 @@ struct rt_event {
 
 	struct rt_event_type		type;
 	bool				enabled;
+	bool				was_enabled;
 	struct rt_filter __rcu		*filter;
 	struct rt_event_system		*sys;
 	struct dentry			*dir;

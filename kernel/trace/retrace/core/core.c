@@ -195,7 +195,9 @@ EXPORT_SYMBOL_GPL(rt_register_event_type);
  * rt_unregister_event_type - forget a record type
  * @et: a type registered with rt_register_event_type()
  *
- * Records of that type still in the buffer print as unknown.
+ * Records of that type still in the buffer print as unknown, and the
+ * number may later go to another type: a producer whose records may be
+ * in the buffers empties them with rt_reset_all_buffers() afterwards.
  */
 void rt_unregister_event_type(struct rt_event_type *et)
 {
@@ -206,6 +208,23 @@ void rt_unregister_event_type(struct rt_event_type *et)
 	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(rt_unregister_event_type);
+
+/**
+ * rt_reset_all_buffers - empty every buffer of every instance
+ *
+ * For a producer that removed a record type whose records may still be
+ * there (see rt_unregister_event_type()); like "echo > trace" on every
+ * instance, snapshot buffers included.  May sleep.
+ */
+void rt_reset_all_buffers(void)
+{
+	struct rt_instance *tr = &rt_top;
+
+	rt_buffer_reset(READ_ONCE(tr->buffer));
+	if (READ_ONCE(tr->max_buffer))
+		rt_buffer_reset(READ_ONCE(tr->max_buffer));
+}
+EXPORT_SYMBOL_GPL(rt_reset_all_buffers);
 
 struct rt_event_type *rt_find_event_type(unsigned int type)
 {

@@ -130,6 +130,8 @@ static int rt_event_set(struct rt_event *ev, bool on)
 		ret = ev->set_enabled(ev, on);
 	if (!ret)
 		WRITE_ONCE(ev->enabled, on);
+	if (!ret && on)
+		ev->was_enabled = true;
 	else if (on)
 		WRITE_ONCE(ev->enabled, false);
 	return ret;
@@ -420,6 +422,7 @@ int rt_event_add(struct rt_event *ev)
 	ev->type.name = ev->name;
 	ev->type.print = rt_event_print;
 	ev->enabled = false;
+	ev->was_enabled = false;
 	RCU_INIT_POINTER(ev->filter, NULL);
 
 	mutex_lock(&rt_event_dir_lock);
@@ -467,7 +470,10 @@ EXPORT_SYMBOL_GPL(rt_event_add);
  * When this returns 0, no file operation is running on @ev and no CPU
  * is inside rt_event_close() for it, provided its producer stopped
  * calling it when the event was disabled; the producer may free it.
- * Records of this event still in the buffer print as unknown.
+ * If the event was ever enabled, its records may still be in the
+ * buffers, and its ID will one day be handed to another event with
+ * another layout: the buffers are emptied (rt_reset_all_buffers()), so
+ * no record is ever printed by a printer that is not its own.
  *
  * Return: 0, or -EBUSY if the event is enabled.
  */
@@ -496,6 +502,8 @@ int rt_event_remove(struct rt_event *ev)
 
 	rt_unregister_event_type(&ev->type);	/* waits for RCU readers */
 	rt_filter_free(f);
+	if (ev->was_enabled)
+		rt_reset_all_buffers();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
