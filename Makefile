@@ -5,7 +5,11 @@
 #   make check DEBUG=1  the same on a KASAN + lockdep kernel
 #   make kernel         build/bzImage and build/modules/
 #   make host-test      only the host unit tests (seconds)
-#   make fuzz           fuzz the ring buffer (FUZZ_SECONDS, default 20)
+#   make fuzz           fuzz the ring buffer (FUZZ_SECONDS, default 20) and
+#                       the parsers; FUZZ_RUNS=N: N inputs per target instead
+#   make soak           SOAK_MINUTES (10) of concurrent tracing operations on
+#                       the KASAN + lockdep kernel, multi-threaded TCG
+#                       (SOAK_KERNEL=normal: on the normal kernel)
 #   make bench          retrace vs upstream 6.12 tracing, QEMU -icount figures
 #
 # KSRC=/path/to/linux-6.12 uses that tree instead of Debian's tarball.
@@ -14,7 +18,7 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel check run bench host-test fuzz initramfs clean distclean
+.PHONY: all kernel check run bench host-test fuzz soak initramfs clean distclean
 
 all: kernel
 
@@ -44,10 +48,14 @@ bench:
 	@$(H)/bench.sh
 
 fuzz:
-	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz
+	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz \
+		$(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS)) $(if $(FUZZ_RUNS),FUZZ_RUNS=$(FUZZ_RUNS))
+
+soak:
+	@$(H)/soak.sh
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/host build/check-* build/bench \
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/host build/check-* build/soak-* build/bench \
 		build/bzImage build/modules build/debug build/ref build/idle
 
 distclean:

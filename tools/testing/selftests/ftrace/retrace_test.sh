@@ -61,8 +61,15 @@ for tc in "$HERE"/test.d/*/*.tc; do
 	name=${tc#"$HERE"/test.d/}
 	name=${name%.tc}
 	selected "$name" "$@" || continue
-	# A test may ask for more time with a "# timeout: SECS" line.
-	t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$tc")
+	# A test may ask for more time with a "# timeout: SECS" line, or
+	# "# timeout: SECS+rt.NAME": SECS plus the kernel command line's
+	# rt.NAME=N (0 without one).
+	t=$(sed -n 's/^# timeout: \([0-9]*\(+rt\.[a-z_]*\)\{0,1\}\)$/\1/p' "$tc")
+	case $t in
+	*+rt.*)
+		v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^${t#*+}=\([0-9]*\)$/\1/p" | tail -n 1)
+		t=$((${t%%+*} + ${v:-0})) ;;
+	esac
 	start=$(date +%s)
 	# setsid: the test's PID is its session's and process group's ID,
 	# which its background jobs inherit; once it has ended, kill what
