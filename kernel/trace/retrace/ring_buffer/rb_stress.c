@@ -9,7 +9,11 @@
  * stream is one CPU's task writer or its timer, and each stream's
  * records must come out intact and in strictly increasing order.  At
  * the end every CPU must satisfy read + overrun + dropped + entries ==
- * written, and written must equal what the writers attempted.
+ * written, and written must equal what the writers attempted.  Every
+ * CPU's ring must also have wrapped (overrun > 0 in overwrite mode,
+ * dropped > 0 in drop mode), and its hrtimer's records must have been
+ * both written and consumed: otherwise the run proved nothing about
+ * overwriting, dropping or nesting.
  * Runs once per mode (overwrite, then drop) at load time; the load
  * fails with -EIO if anything is wrong and the log says what.
  */
@@ -34,6 +38,19 @@ MODULE_PARM_DESC(timer_us, "period of the nesting hrtimer writer");
 
 #define NSTREAMS	2	/* 0: task writer, 1: hrtimer writer */
 
+/*
+ * One consumer draining every CPU each few tens of microseconds can
+ * keep up with the writers (under QEMU's TCG a CPU's writer only runs
+ * while its vCPU is scheduled), and then neither overwriting nor
+ * dropping would ever happen.  So every PAUSE_EVERY_MS the reader
+ * stops consuming until each online CPU's ring has wrapped (its
+ * overrun or dropped count moved), for at most PAUSE_MAX_MS; then it
+ * drains full rings that the writers keep overwriting or dropping
+ * into, which is the race worth testing.
+ */
+#define PAUSE_EVERY_MS	50
+#define PAUSE_MAX_MS	500
+
 struct stress_rec {
 	u32 cpu;
 	u32 stream;
@@ -48,6 +65,8 @@ struct stress_cpu {
 	u64			seq[NSTREAMS];	/* next to write */
 	u64			attempts[NSTREAMS]; /* reserves made */
 	u64			last[NSTREAMS];	/* reader: last seen + 1 */
+	u64			got[NSTREAMS];	/* reader: records consumed */
+	u64			lost_base;	/* reader: lost at pause start */
 };
 
 static struct rt_buffer *sbuf;
@@ -128,6 +147,7 @@ static bool stress_check(const struct stress_rec *r, unsigned int len)
 	if (r->seq < sc->last[r->stream])
 		return false;
 	sc->last[r->stream] = r->seq + 1;
+	sc->got[r->stream]++;
 	return true;
 }
 
@@ -155,10 +175,42 @@ static void stress_drain(struct rt_rb_record *rec, unsigned long max)
 	}
 }
 
+/* Records @cpu's ring has lost so far: overwritten, or dropped. */
+static u64 stress_lost(int cpu, bool overwrite)
+{
+	struct rt_rb_stats st;
+
+	rt_buffer_stats(sbuf, cpu, &st);
+	return overwrite ? st.overrun : st.dropped;
+}
+
+/*
+ * Stop consuming until every online CPU's ring has wrapped (see
+ * PAUSE_EVERY_MS).  Returns true when all of them did in time.
+ */
+static bool stress_pause(bool overwrite)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(PAUSE_MAX_MS);
+	int cpu, waiting;
+
+	for_each_online_cpu(cpu)
+		scpu[cpu].lost_base = stress_lost(cpu, overwrite);
+	do {
+		usleep_range(500, 1000);
+		waiting = 0;
+		for_each_online_cpu(cpu)
+			if (stress_lost(cpu, overwrite) == scpu[cpu].lost_base)
+				waiting++;
+	} while (waiting && time_before(jiffies, end));
+	return !waiting;
+}
+
 static int stress_mode(bool overwrite, struct rt_rb_record *rec)
 {
 	u64 written = 0, overrun = 0, dropped = 0, read = 0, irq = 0;
-	unsigned long end;
+	u64 irq_written = 0, irq_read = 0;
+	unsigned int pauses = 0, wraps = 0;
+	unsigned long end, next_pause;
 	int cpu, ret = 0;
 
 	rt_buffer_set_overwrite(sbuf, overwrite);
@@ -185,9 +237,15 @@ static int stress_mode(bool overwrite, struct rt_rb_record *rec)
 
 	/* This task is the concurrent consumer. */
 	end = jiffies + msecs_to_jiffies(duration_ms);
+	next_pause = jiffies + msecs_to_jiffies(PAUSE_EVERY_MS);
 	while (time_before(jiffies, end)) {
 		stress_drain(rec, 4096);
 		usleep_range(20, 50);
+		if (time_after_eq(jiffies, next_pause)) {
+			pauses++;
+			wraps += stress_pause(overwrite);
+			next_pause = jiffies + msecs_to_jiffies(PAUSE_EVERY_MS);
+		}
 	}
 	WRITE_ONCE(stopping, true);
 	for_each_online_cpu(cpu) {
@@ -209,19 +267,38 @@ static int stress_mode(bool overwrite, struct rt_rb_record *rec)
 			       st.written, scpu[cpu].attempts[0] + scpu[cpu].attempts[1]);
 			ret = -EIO;
 		}
+		/* A ring that never wrapped did not test overwrite or drop. */
+		if (!(overwrite ? st.overrun : st.dropped)) {
+			pr_err("cpu %d: no record %s in %s mode: the ring never wrapped\n",
+			       cpu, overwrite ? "overwritten" : "dropped",
+			       overwrite ? "overwrite" : "drop");
+			ret = -EIO;
+		}
+		/* Nesting is only tested if hard-irq records went through. */
+		if (!scpu[cpu].seq[1] || !scpu[cpu].got[1]) {
+			pr_err("cpu %d: hrtimer records written %llu, consumed %llu: need both > 0\n",
+			       cpu, scpu[cpu].seq[1], scpu[cpu].got[1]);
+			ret = -EIO;
+		}
+		irq_written += scpu[cpu].seq[1];
+		irq_read += scpu[cpu].got[1];
 		written += st.written;
 		irq += scpu[cpu].attempts[1];
 		overrun += st.overrun;
 		dropped += st.dropped;
 		read += st.read;
 	}
-	if (read != atomic64_read(&consumed))
+	if (read != atomic64_read(&consumed)) {
+		pr_err("read %llu but the reader consumed %lld\n", read,
+		       atomic64_read(&consumed));
 		ret = -EIO;
+	}
 	if (atomic64_read(&bad))
 		ret = -EIO;
-	pr_info("mode %s: written %llu (from hardirq %llu) read %llu overrun %llu dropped %llu bad %lld: %s\n",
-		overwrite ? "overwrite" : "drop", written, irq, read, overrun,
-		dropped, atomic64_read(&bad), ret ? "FAIL" : "PASS");
+	pr_info("mode %s: written %llu (from hardirq %llu, kept %llu, consumed %llu) read %llu overrun %llu dropped %llu bad %lld, reader paused %u times (all rings wrapped in %u): %s\n",
+		overwrite ? "overwrite" : "drop", written, irq, irq_written,
+		irq_read, read, overrun, dropped, atomic64_read(&bad), pauses,
+		wraps, ret ? "FAIL" : "PASS");
 	return ret;
 }
 

@@ -3,22 +3,44 @@
  * rtio: file operations with exact errno reporting, for the retrace
  * selftests (busybox sh only says "write error").
  *
- *   rtio write FILE DATA        one write(); prints OK, SHORT n (bytes
- *                               taken) or the errno name
+ *   rtio write FILE DATA        one write() and close(); prints OK,
+ *                               SHORT n (bytes taken) or the errno name
+ *                               of the write, else of the close
  *   rtio writeln FILE DATA      same, DATA and a newline in one write()
  *   rtio append FILE DATA       same with O_APPEND
  *   rtio trunc FILE             open with O_TRUNC; prints OK or the errno
  *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
  *   rtio readwait FILE MS       blocking read bounded by MS; prints
  *                               TIMEOUT, EOF, DATA or the errno name
+ *   rtio readtimed FILE MS      the same, and then the CLOCK_MONOTONIC
+ *                               times (us) just before and after the
+ *                               read() on that line: "DATA T0 T1"
+ *                               ("TIMEOUT T0 T1"), then the data read
+ *   rtio clock                  prints CLOCK_MONOTONIC in microseconds
+ *   rtio slowread FILE CHUNK MS reads FILE for ever (until killed),
+ *                               CHUNK bytes per read(), sleeping MS ms
+ *                               after each read that got data; copies
+ *                               only complete lines to stdout
+ *   rtio failnth N FILE DATA    one write() of DATA to FILE with N
+ *                               written to /proc/self/fail-nth just
+ *                               before it (the N-th fault-injection
+ *                               point this task passes then fails);
+ *                               prints the result as "write" does,
+ *                               then what fail-nth reads after the
+ *                               write (0: the failure was injected)
+ *   rtio asuser UID CMD [ARG]   runs CMD with uid and gid UID and no
+ *                               supplementary groups (execvp)
  */
+#define _GNU_SOURCE	/* memrchr */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *errname(int e)
@@ -46,12 +68,128 @@ static const char *errname(int e)
 	}
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* readtimed: when the blocking read() began. */
+static long long read_t0;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
-	printf("TIMEOUT\n");
+	if (read_t0)
+		printf("TIMEOUT %lld %lld\n", read_t0, now_us());
+	else
+		printf("TIMEOUT\n");
 	fflush(stdout);
 	_exit(0);
+}
+
+static void alarm_in(long ms)
+{
+	struct itimerval it = { 0 };
+
+	it.it_value.tv_sec = ms / 1000;
+	it.it_value.tv_usec = (ms % 1000) * 1000;
+	signal(SIGALRM, on_alarm);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* slowread: a deliberately slow consumer; see the usage above. */
+static int slow_read(const char *file, size_t chunk, long ms)
+{
+	static char line[65536];
+	size_t used = 0;
+	char *buf;
+	int fd;
+
+	if (!chunk || chunk > sizeof(line) / 2)
+		return 2;
+	buf = malloc(chunk);
+	fd = open(file, O_RDONLY);
+	if (!buf || fd < 0) {
+		printf("%s\n", fd < 0 ? errname(errno) : "ENOMEM");
+		return 1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, chunk);
+		char *nl;
+
+		if (n <= 0)
+			return n < 0 ? 1 : 0;
+		if (used + n > sizeof(line))
+			return 1;	/* a line longer than any record */
+		memcpy(line + used, buf, n);
+		used += n;
+		nl = memrchr(line, '\n', used);
+		if (nl) {
+			size_t whole = nl + 1 - line;
+
+			if (write_all(1, line, whole))
+				return 1;
+			memmove(line, line + whole, used - whole);
+			used -= whole;
+		}
+		usleep(ms * 1000);
+	}
+}
+
+/* failnth: see the usage above. */
+static int fail_nth_write(const char *nth, const char *file, const char *data)
+{
+	char left[32] = "?";
+	int fd, nfd;
+	ssize_t n, m;
+	int err;
+
+	fd = open(file, O_WRONLY);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	nfd = open("/proc/self/fail-nth", O_RDWR);
+	if (nfd < 0) {
+		printf("NOFAILNTH %s\n", errname(errno));
+		return 1;
+	}
+	if (write(nfd, nth, strlen(nth)) < 0) {
+		printf("NOFAILNTH %s\n", errname(errno));
+		return 1;
+	}
+	n = write(fd, data, strlen(data));
+	err = errno;
+	m = pread(nfd, left, sizeof(left) - 1, 0);
+	left[m > 0 ? m : 1] = 0;
+	left[strcspn(left, "\n")] = 0;
+	/* Nothing after this may fail by accident. */
+	if (write(nfd, "0", 1) < 0)
+		return 1;
+	if (n >= 0 && (size_t)n < strlen(data))
+		printf("SHORT %zd %s\n", n, left);
+	else
+		printf("%s %s\n", n < 0 ? errname(err) : "OK", left);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -60,9 +198,41 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int fd;
 
+	if (argc == 2 && !strcmp(argv[1], "clock")) {
+		printf("%lld\n", now_us());
+		return 0;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait FILE [ARG]\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|slowread|failnth|asuser|clock ...\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "asuser")) {
+		uid_t id = atoi(argv[2]);
+
+		if (argc < 4 || !id)
+			return 2;
+		if (setgroups(0, NULL) || setgid(id) || setuid(id)) {
+			perror("rtio asuser");
+			return 2;
+		}
+		/* No way back: the real, effective and saved ids all moved. */
+		if (getuid() != id || geteuid() != id || setuid(0) == 0) {
+			fprintf(stderr, "rtio asuser: still privileged\n");
+			return 2;
+		}
+		execvp(argv[3], argv + 3);
+		perror("rtio asuser: exec");
+		return 127;
+	}
+	if (!strcmp(argv[1], "slowread")) {
+		if (argc < 5)
+			return 2;
+		return slow_read(argv[2], atol(argv[3]), atol(argv[4]));
+	}
+	if (!strcmp(argv[1], "failnth")) {
+		if (argc < 5)
+			return 2;
+		return fail_nth_write(argv[2], argv[3], argv[4]);
 	}
 	if (!strcmp(argv[1], "write") || !strcmp(argv[1], "append") ||
 	    !strcmp(argv[1], "writeln")) {
@@ -87,9 +257,13 @@ int main(int argc, char **argv)
 		n = write(fd, data, len);
 		if (n >= 0 && (size_t)n < len)
 			printf("SHORT %zd\n", n);
+		else if (n < 0)
+			printf("%s\n", errname(errno));
+		/* A line without its newline runs at close (->flush). */
+		else if (close(fd) < 0)
+			printf("%s\n", errname(errno));
 		else
-			printf("%s\n", n < 0 ? errname(errno) : "OK");
-		close(fd);
+			printf("OK\n");
 		return 0;
 	}
 	if (!strcmp(argv[1], "trunc")) {
@@ -107,7 +281,9 @@ int main(int argc, char **argv)
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
 		return 0;
 	}
-	if (!strcmp(argv[1], "readwait")) {
+	if (!strcmp(argv[1], "readwait") || !strcmp(argv[1], "readtimed")) {
+		int timed = !strcmp(argv[1], "readtimed");
+
 		if (argc < 4)
 			return 2;
 		fd = open(argv[2], O_RDONLY);
@@ -115,17 +291,18 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 			return 0;
 		}
-		{
-			struct itimerval it = { 0 };
-			long ms = atol(argv[3]);
-
-			it.it_value.tv_sec = ms / 1000;
-			it.it_value.tv_usec = (ms % 1000) * 1000;
-			signal(SIGALRM, on_alarm);
-			setitimer(ITIMER_REAL, &it, NULL);
-		}
+		alarm_in(atol(argv[3]));
+		if (timed)
+			read_t0 = now_us();
 		n = read(fd, buf, sizeof(buf));
-		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		printf("%s", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		if (timed)
+			printf(" %lld %lld", read_t0, now_us());
+		printf("\n");
+		if (timed && n > 0) {
+			fflush(stdout);
+			write_all(1, buf, n);
+		}
 		return 0;
 	}
 	return 2;
