@@ -111,7 +111,7 @@ guest_run single single "" ""
 # traced on every CPU for minutes.
 toggles=$([ "$flavour" = debug ] && echo 300 || echo 1000)
 rounds=$([ "$flavour" = debug ] && echo 40 || echo 200)
-allsecs=$([ "$flavour" = debug ] && echo 60 || echo 120)
+allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_stress,40function/all_functions \
 	"tsc=unstable rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs"
 
