@@ -33,7 +33,7 @@
 #include <asm/text-patching.h>
 
 struct retrace_poke *retrace_poke_active;
-atomic_long_t retrace_poke_hits, retrace_poke_nmi_hits;
+atomic_long_t retrace_poke_hits, retrace_poke_nmi_hits, retrace_poke_gone;
 
 /* The entry of @p whose site starts at @ip, or NULL. */
 static __always_inline const struct retrace_poke_site *
@@ -51,12 +51,33 @@ retrace_poke_find(const struct retrace_poke *p, unsigned long ip)
 	return lo < p->nr && p->sites[lo].ip == ip ? &p->sites[lo] : NULL;
 }
 
+/*
+ * An int3 that is no longer in the text: its patcher removed it after
+ * this CPU trapped, or (seen under QEMU's multi-threaded TCG) the CPU
+ * ran a stale translation that still held it.  Run what the text holds
+ * now.  Done here, before exc_int3() reaches any traced code, so a
+ * stale int3 in a function on that path (rcu_read_unlock() in
+ * notify_die(), say) cannot make the trap nest until the NMI count
+ * overflows.  kprobes does the same, but only after entering.
+ */
+static __always_inline int retrace_int3_gone(struct pt_regs *regs)
+{
+	unsigned long ip = regs->ip - INT3_INSN_SIZE;
+
+	if (*(u8 *)ip == INT3_INSN_OPCODE)
+		return 0;
+	regs->ip = ip;
+	raw_atomic_long_inc(&retrace_poke_gone);
+	return 1;
+}
+
 /**
  * retrace_int3_handler - emulate a call site hit while it is rewritten
  * @regs: the trap's registers; regs->ip is just after the int3
  *
  * Return: 1 if the int3 was one of a site being patched (and @regs now
- * resume after what the site's new instruction does), 0 otherwise.
+ * resume after what the site's new instruction does), or is no longer
+ * in the text (@regs resume at its address); 0 otherwise.
  */
 noinstr int retrace_int3_handler(struct pt_regs *regs)
 {
@@ -69,7 +90,7 @@ noinstr int retrace_int3_handler(struct pt_regs *regs)
 	/* Pairs with the release in retrace_poke_publish(). */
 	p = smp_load_acquire(&retrace_poke_active);
 	if (!p || !raw_atomic_inc_not_zero(&p->refs))
-		return 0;
+		return retrace_int3_gone(regs);
 	s = retrace_poke_find(p, regs->ip - INT3_INSN_SIZE);
 	if (s) {
 		if (s->target)
@@ -83,7 +104,7 @@ noinstr int retrace_int3_handler(struct pt_regs *regs)
 		ret = 1;
 	}
 	raw_atomic_dec(&p->refs);
-	return ret;
+	return ret ? ret : retrace_int3_gone(regs);
 }
 
 /**

@@ -265,12 +265,23 @@ static void rt_kp_print(struct rt_print_ctx *ctx)
 
 static int rt_kp_arm(struct rt_kprobe *tk, bool on)
 {
+	int ret;
+
 	lockdep_assert_held(&rt_kp_arm_lock);
 	if (!tk->registered)
 		return 0;	/* module not loaded: armed when it comes */
 	if (rt_kp_is_ret(tk))
-		return on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
-	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
+		ret = on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
+	else
+		ret = on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
+	/*
+	 * The module is going: kprobes gave the probe up before our
+	 * notifier unregisters it.  As for a module not loaded, the
+	 * event's state is kept and applied when the module comes.
+	 */
+	if (ret == -EINVAL && kprobe_gone(&tk->rp.kp))
+		return 0;
+	return ret;
 }
 
 static int rt_kp_set_enabled(struct rt_event *ev, bool on)
