@@ -13,7 +13,8 @@
  *
  * The handler runs first in exc_int3(), before anything that could be
  * traced (and so hit another int3), like the kernel's own
- * poke_int3_handler(), and is noinstr for the same reason.
+ * poke_int3_handler(), and is noinstr for the same reason.  The
+ * patching CPU's helpers below are notrace: they run inside the round.
  *
  * Protocol for retrace_poke_active (the table being patched):
  *   - written only by the patching CPU, inside the stop_machine() round:
@@ -113,7 +114,7 @@ noinstr int retrace_int3_handler(struct pt_regs *regs)
  *
  * Call before writing the first int3 of @p.
  */
-void retrace_poke_publish(struct retrace_poke *p)
+void notrace retrace_poke_publish(struct retrace_poke *p)
 {
 	atomic_set(&p->refs, 1);
 	/* Pairs with the acquire in the handler: the table goes first. */
@@ -127,7 +128,7 @@ void retrace_poke_publish(struct retrace_poke *p)
  * Call after every site of @p is final and every CPU has serialised:
  * no int3 of @p is left to trap on, only handlers already running.
  */
-void retrace_poke_retire(struct retrace_poke *p)
+void notrace retrace_poke_retire(struct retrace_poke *p)
 {
 	WRITE_ONCE(retrace_poke_active, NULL);
 	atomic_dec(&p->refs);
