@@ -135,3 +135,4 @@ void notrace retrace_poke_retire(struct retrace_poke *p)
 	while (atomic_read(&p->refs))
 		cpu_relax();
 }
+

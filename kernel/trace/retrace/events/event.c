@@ -124,14 +124,14 @@ static int rt_event_set(struct rt_event *ev, bool on)
 	if (ev->enabled == on)
 		return 0;
 	/* Flag first on enable so the first hits are not dropped. */
-	if (on)
+	if (on) {
 		WRITE_ONCE(ev->enabled, true);
+		ev->was_enabled = true;	/* hits may land even if it fails */
+	}
 	if (ev->set_enabled)
 		ret = ev->set_enabled(ev, on);
 	if (!ret)
 		WRITE_ONCE(ev->enabled, on);
-	if (!ret && on)
-		ev->was_enabled = true;
 	else if (on)
 		WRITE_ONCE(ev->enabled, false);
 	return ret;

@@ -702,15 +702,26 @@ static const struct seq_operations rt_kp_profile_seq_ops = {
 	.show	= rt_kp_profile_show,
 };
 
+/*
+ * What a writer of kprobe_events has sent so far: the tail of a line
+ * cut by a write boundary.  @lock serialises writes with ->flush and
+ * ->release (close and io_uring do not take f_pos_lock).
+ */
+struct rt_kp_writer {
+	struct mutex	lock;
+	struct rt_carry	carry;
+};
+
 static int rt_kp_events_open(struct inode *inode, struct file *file)
 {
-	struct rt_carry *carry = NULL;
+	struct rt_kp_writer *w = NULL;
 	int ret;
 
 	if (file->f_mode & FMODE_WRITE) {
-		carry = kzalloc(sizeof(*carry), GFP_KERNEL);
-		if (!carry)
+		w = kzalloc(sizeof(*w), GFP_KERNEL);
+		if (!w)
 			return -ENOMEM;
+		mutex_init(&w->lock);
 	}
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&rt_kp_lock);
@@ -722,10 +733,10 @@ static int rt_kp_events_open(struct inode *inode, struct file *file)
 	ret = seq_open(file, &rt_kp_events_seq_ops);
 	if (ret)
 		goto fail;
-	((struct seq_file *)file->private_data)->private = carry;
+	((struct seq_file *)file->private_data)->private = w;
 	return 0;
 fail:
-	kfree(carry);
+	kfree(w);
 	return ret;
 }
 
@@ -751,12 +762,13 @@ static int rt_kp_run_lines(char *text)
  * writer sends the rest).  Its whole lines run at once; a line cut by
  * the end of the write waits in the open file's carry for the next
  * write, or for close, whose status reports its error (->flush).  A
- * failed line ends the write and drops what was carried.
+ * failed line, or a cut line too long to carry, ends the write and
+ * drops what was carried.
  */
 static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	struct rt_carry *carry = ((struct seq_file *)file->private_data)->private;
+	struct rt_kp_writer *w = ((struct seq_file *)file->private_data)->private;
 	size_t n = min_t(size_t, cnt, RT_KP_MAX_WRITE);
 	char *in, *text;
 	int ret;
@@ -764,40 +776,55 @@ static ssize_t rt_kp_events_write(struct file *file, const char __user *ubuf,
 	in = memdup_user(ubuf, n);
 	if (IS_ERR(in))
 		return PTR_ERR(in);
-	text = rt_carry_join(carry, in, n, "\n", &ret);
+	mutex_lock(&w->lock);
+	text = rt_carry_join(&w->carry, in, n, "\n", &ret);
 	kfree(in);
-	if (!text)
-		return ret;
-	ret = rt_kp_run_lines(text);
-	kfree(text);
-	if (ret) {
-		carry->len = 0;
-		return ret;
+	if (text) {
+		ret = rt_kp_run_lines(text);
+		kfree(text);
 	}
-	return n;
+	if (ret)
+		w->carry.len = 0;
+	mutex_unlock(&w->lock);
+	return ret ? ret : n;
 }
 
-/* close(): the last line had no newline; run it and report its error. */
-static int rt_kp_events_flush(struct file *file, fl_owner_t id)
+/* Run what the carry holds: a last line written without its newline. */
+static int rt_kp_events_run_tail(struct rt_kp_writer *w)
 {
-	struct rt_carry *carry;
 	char *tail;
 	int ret;
 
-	if (!(file->f_mode & FMODE_WRITE))
-		return 0;
-	carry = ((struct seq_file *)file->private_data)->private;
-	tail = rt_carry_flush(carry);
-	if (!tail)
-		return 0;
-	ret = rt_kp_run_lines(tail);
+	mutex_lock(&w->lock);
+	tail = rt_carry_flush(&w->carry);
+	ret = tail ? rt_kp_run_lines(tail) : 0;
+	mutex_unlock(&w->lock);
 	kfree(tail);
 	return ret;
 }
 
+/*
+ * close() of the last descriptor: the last line had no newline; run it
+ * and report its error.  A copy closed elsewhere (dup, a child) leaves
+ * it to the writer's own close, or to ->release.
+ */
+static int rt_kp_events_flush(struct file *file, fl_owner_t id)
+{
+	if (!(file->f_mode & FMODE_WRITE) || file_count(file) > 1)
+		return 0;
+	return rt_kp_events_run_tail(((struct seq_file *)file->private_data)->private);
+}
+
 static int rt_kp_events_release(struct inode *inode, struct file *file)
 {
-	kfree(((struct seq_file *)file->private_data)->private);
+	struct rt_kp_writer *w = ((struct seq_file *)file->private_data)->private;
+
+	if (w) {
+		/* Not flushed (the last reference went without close()). */
+		if (rt_kp_events_run_tail(w))
+			pr_info("kprobe_events: the last line, without newline, failed\n");
+		kfree(w);
+	}
 	return seq_release(inode, file);
 }
 
