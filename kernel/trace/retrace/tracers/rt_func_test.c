@@ -14,16 +14,14 @@
  * rt_func_test_in_nmi() and sends it on to the next online CPU) until 0
  * is written: NMIs then keep arriving on every CPU even while all of
  * them sit in stop_machine() with interrupts off, which is when live
- * patching rewrites sites (see rt_func_test_storm_send() for when it
- * travels).  Reading "storm" gives its hops and "storm_cpus" how many
- * CPUs it visited.
+ * patching rewrites sites.  Reading "storm" gives its hops and
+ * "storm_cpus" how many CPUs it visited.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/delay.h>
-#include <linux/kthread.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
@@ -85,42 +83,14 @@ static noinline void rt_func_test_in_nmi(void)
 }
 
 /*
- * The travelling NMI.  @rt_func_test_storm_token is the CPU it was sent
- * to, plus one, while it is in flight, and 0 otherwise: only that CPU
- * claims it (cmpxchg), so each of its NMIs is taken exactly once and no
- * other NMI is mistaken for it.
- *
- * The handler sends the NMI on from NMI context, so it must not upset
- * an IPI the interrupted code was sending (rt_func_test_nmi_ipi()).
- * Should the NMI ever be lost, the kthread below starts a new one from
- * task context within a millisecond.
+ * The travelling NMI: @rt_func_test_storm_token is 1 while it is in
+ * flight (sent, not yet taken), so each of its NMIs is claimed exactly
+ * once; clearing @rt_func_test_storm ends it at its next hop.
  */
 static bool rt_func_test_storm;
 static atomic_t rt_func_test_storm_token = ATOMIC_INIT(0);
 static atomic_long_t rt_func_test_storm_hops = ATOMIC_LONG_INIT(0);
 static DEFINE_PER_CPU(unsigned long, rt_func_test_storm_seen);
-static struct task_struct *rt_func_test_storm_kick;
-
-/*
- * An NMI to @cpu from any context.  x2APIC sends with one MSR write.
- * xAPIC writes the destination (ICR2), then the command (ICR): code we
- * interrupted between the two would send its IPI to our destination,
- * so ICR2 is put back once ours has left.
- */
-static void rt_func_test_nmi_ipi(int cpu)
-{
-	u32 icr2;
-
-	if (x2apic_enabled()) {
-		apic->send_IPI(cpu, NMI_VECTOR);
-		return;
-	}
-	icr2 = apic->read(APIC_ICR2);
-	apic->send_IPI(cpu, NMI_VECTOR);
-	if (apic->wait_icr_idle)
-		apic->wait_icr_idle();
-	apic->write(APIC_ICR2, icr2);
-}
 
 static void rt_func_test_storm_send(int from)
 {
@@ -128,31 +98,8 @@ static void rt_func_test_storm_send(int from)
 
 	if (next >= nr_cpu_ids)
 		next = cpumask_first(cpu_online_mask);
-	atomic_set(&rt_func_test_storm_token, next + 1);
-	rt_func_test_nmi_ipi(next);
-}
-
-/*
- * Task context: start the NMI, and start it again if it made no hop for
- * 200 ms (lost, say, to a CPU going offline).
- */
-static int rt_func_test_storm_kthread(void *arg)
-{
-	long last = -1, now;
-
-	while (!kthread_should_stop()) {
-		now = atomic_long_read(&rt_func_test_storm_hops);
-		if (READ_ONCE(rt_func_test_storm) && now == last) {
-			cpus_read_lock();
-			local_irq_disable();
-			rt_func_test_storm_send(smp_processor_id());
-			local_irq_enable();
-			cpus_read_unlock();
-		}
-		last = now;
-		msleep(200);
-	}
-	return 0;
+	atomic_set(&rt_func_test_storm_token, 1);
+	__apic_send_IPI_mask(cpumask_of(next), NMI_VECTOR);
 }
 
 static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
@@ -162,8 +109,7 @@ static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
 		atomic_long_inc(&rt_func_test_nmi_hits);
 		return NMI_HANDLED;
 	}
-	if (atomic_cmpxchg(&rt_func_test_storm_token, smp_processor_id() + 1, 0) !=
-	    smp_processor_id() + 1)
+	if (atomic_dec_if_positive(&rt_func_test_storm_token) < 0)
 		return NMI_DONE;
 	rt_func_test_in_nmi();
 	this_cpu_inc(rt_func_test_storm_seen);
@@ -209,8 +155,7 @@ module_param_cb(nmi, &rt_func_test_nmi_ops, NULL, 0644);
 
 static int rt_func_test_set_storm(const char *val, const struct kernel_param *kp)
 {
-	struct task_struct *t;
-	unsigned int ms, quiet;
+	unsigned int ms;
 	bool on;
 	int ret = kstrtobool(val, &on);
 
@@ -220,25 +165,16 @@ static int rt_func_test_set_storm(const char *val, const struct kernel_param *kp
 		return -EINVAL;	/* it would never leave this CPU */
 	if (on == READ_ONCE(rt_func_test_storm))
 		return 0;
+	WRITE_ONCE(rt_func_test_storm, on);
 	if (on) {
-		t = kthread_run(rt_func_test_storm_kthread, NULL, "rt_storm");
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-		rt_func_test_storm_kick = t;
-		WRITE_ONCE(rt_func_test_storm, true);
+		preempt_disable();
+		rt_func_test_storm_send(smp_processor_id());
+		preempt_enable();
 		return 0;
 	}
-	WRITE_ONCE(rt_func_test_storm, false);
-	kthread_stop(rt_func_test_storm_kick);
-	rt_func_test_storm_kick = NULL;
-	/*
-	 * Wait for the last NMI to be taken: no token for 10 ms running,
-	 * so one a handler was still sending has arrived and stopped.
-	 */
-	for (ms = 0, quiet = 0; ms < 2000 && quiet < 10; ms++) {
-		quiet = atomic_read(&rt_func_test_storm_token) ? 0 : quiet + 1;
+	/* Wait for the last hop to be taken. */
+	for (ms = 0; ms < 1000 && atomic_read(&rt_func_test_storm_token); ms++)
 		mdelay(1);
-	}
 	return 0;
 }
 
@@ -287,8 +223,7 @@ static int __init rt_func_test_init(void)
 
 static void __exit rt_func_test_exit(void)
 {
-	if (READ_ONCE(rt_func_test_storm))
-		rt_func_test_set_storm("0", NULL);
+	rt_func_test_set_storm("0", NULL);
 	if (kprobe)
 		unregister_kprobe(&rt_func_test_kp);
 	unregister_nmi_handler(NMI_LOCAL, "rt_func_test");
