@@ -390,13 +390,19 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
 	}
 }
 
+/* A site of a round and the state it goes to. */
+struct rt_cs_change {
+	struct rt_callsite	*cs;
+	u8			state;
+};
+
 /*
  * One live patching round: the sites whose text changes, sorted by
  * address, and the stop_machine() rendezvous.
  * @poke:    what the int3 handler reads (ip, new call target); built
  *           before the round, published by the patching CPU
- * @cs:      @poke.sites[i]'s table entry
- * @state:   its new state, set in @cs by the last step
+ * @ch:      @poke.sites[i]'s table entry and its new state, which the
+ *           last step sets in the entry
  * @arrived: CPUs that entered rt_callsite_stop()
  * @step:    steps written so far (a count); written (release) by the
  *           patching CPU only, after the step's text
@@ -407,8 +413,7 @@ static void rt_cs_patch_group(struct rt_callsite_group *g)
  */
 struct rt_cs_round {
 	struct retrace_poke	poke;
-	struct rt_callsite	**cs;
-	u8			*state;
+	struct rt_cs_change	*ch;
 	atomic_t		arrived;
 	int			step;
 	int			done;
@@ -426,11 +431,6 @@ struct rt_cs_round {
  */
 #define RT_CS_CHUNK_PAGES	32
 
-struct rt_cs_change {
-	struct rt_callsite	*cs;
-	u8			state;
-};
-
 static int rt_cs_change_cmp(const void *a, const void *b)
 {
 	unsigned long x = ((const struct rt_cs_change *)a)->cs->ip;
@@ -442,8 +442,7 @@ static int rt_cs_change_cmp(const void *a, const void *b)
 static void rt_cs_round_free(struct rt_cs_round *r)
 {
 	kvfree(r->poke.sites);
-	kvfree(r->cs);
-	kvfree(r->state);
+	kvfree(r->ch);
 	kvfree(r->buf);
 }
 
@@ -456,7 +455,6 @@ static void rt_cs_round_free(struct rt_cs_round *r)
 static int rt_cs_round_build(struct rt_cs_round *r)
 {
 	struct rt_callsite_group *g;
-	struct rt_cs_change *ch;
 	unsigned int i, n = 0;
 
 	list_for_each_entry(g, &rt_callsite_groups, list)
@@ -464,16 +462,12 @@ static int rt_cs_round_build(struct rt_cs_round *r)
 			n += rt_cs_stale(&g->sites[i]);
 	if (!n)
 		return 0;
-	ch = kvmalloc_array(n, sizeof(*ch), GFP_KERNEL);
+	r->ch = kvmalloc_array(n, sizeof(*r->ch), GFP_KERNEL);
 	r->poke.sites = kvmalloc_array(n, sizeof(*r->poke.sites), GFP_KERNEL);
-	r->cs = kvmalloc_array(n, sizeof(*r->cs), GFP_KERNEL);
-	r->state = kvmalloc_array(n, sizeof(*r->state), GFP_KERNEL);
 	/* A chunk's pages, and a site that crosses into the next one. */
 	r->buf = kvmalloc((RT_CS_CHUNK_PAGES + 1) * PAGE_SIZE, GFP_KERNEL);
-	if (!ch || !r->poke.sites || !r->cs || !r->state || !r->buf) {
-		kvfree(ch);
-		return -ENOMEM;
-	}
+	if (!r->ch || !r->poke.sites || !r->buf)
+		return -ENOMEM;	/* the caller frees what was allocated */
 	n = 0;
 	list_for_each_entry(g, &rt_callsite_groups, list)
 		for (i = 0; i < g->nr; i++) {
@@ -485,22 +479,19 @@ static int rt_cs_round_build(struct rt_cs_round *r)
 				rt_cs_busy++;
 				continue;
 			}
-			ch[n].cs = cs;
-			ch[n++].state = rt_cs_wanted(cs->clients, rt_cs_regs_mask);
+			r->ch[n].cs = cs;
+			r->ch[n++].state = rt_cs_wanted(cs->clients, rt_cs_regs_mask);
 		}
 	/* Groups are each sorted; the int3 handler wants one order. */
-	sort(ch, n, sizeof(*ch), rt_cs_change_cmp, NULL);
+	sort(r->ch, n, sizeof(*r->ch), rt_cs_change_cmp, NULL);
 	for (i = 0; i < n; i++) {
-		u8 st = ch[i].state;
+		u8 st = r->ch[i].state;
 
-		r->cs[i] = ch[i].cs;
-		r->state[i] = st;
-		r->poke.sites[i].ip = ch[i].cs->ip;
+		r->poke.sites[i].ip = r->ch[i].cs->ip;
 		r->poke.sites[i].target = st == RT_CS_CALL ? rt_cs_targets.caller :
 			st == RT_CS_REGS ? rt_cs_targets.regs_caller : 0;
 	}
 	r->poke.nr = n;
-	kvfree(ch);
 	return 0;
 }
 
@@ -528,12 +519,12 @@ static void rt_cs_round_write(struct rt_cs_round *r, unsigned int i,
 		len = r->poke.sites[j - 1].ip + RT_CS_SITE_SIZE - start;
 		memcpy(r->buf, (void *)start, len);
 		for (k = i; k < j; k++) {
-			struct rt_callsite *cs = r->cs[k];
+			struct rt_callsite *cs = r->ch[k].cs;
 
-			rt_cs_encode(insn, cs->ip, r->state[k], &rt_cs_targets);
+			rt_cs_encode(insn, cs->ip, r->ch[k].state, &rt_cs_targets);
 			rt_cs_poke_step(r->buf + (cs->ip - start), insn, step);
 			if (step == RT_CS_STEP_HEAD)
-				cs->state = r->state[k];
+				cs->state = r->ch[k].state;
 		}
 		text_poke_copy_locked((void *)start, r->buf, len, true);
 		i = j;
@@ -595,6 +586,7 @@ static int rt_callsite_stop(void *data)
 	} else {
 		/* Pairs with the patching CPU's releases. */
 		while (!smp_load_acquire(&r->done)) {
+			/* Pairs with rt_cs_round_sync(): that step's text first. */
 			step = smp_load_acquire(&r->step);
 			if (step == seen) {
 				cpu_relax();
@@ -693,7 +685,8 @@ int rt_callsite_update(void)
 			rt_cs_round_us = div_u64(local_clock() - t0, NSEC_PER_USEC);
 			rt_cs_round_write_us = div_u64(r.write_ns, NSEC_PER_USEC);
 			rt_cs_round_sync_us = div_u64(r.sync_ns, NSEC_PER_USEC);
-			rt_cs_patched += r.poke.nr;
+			if (!ret)
+				rt_cs_patched += r.poke.nr;
 		}
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();

@@ -12,6 +12,7 @@
  * registered when the module comes, unregistered when it goes.
  *
  * Locks, outermost first:
+ *   rt_kp_writer.lock  one open file's carried line (write, close)
  *   rt_kp_lock      the probe list; kprobe_events writes, module events
  *   (event layer)   rt_event_add/remove, and ->set_enabled under its lock
  *   rt_kp_arm_lock  a probe's ->registered state and its kprobe's
