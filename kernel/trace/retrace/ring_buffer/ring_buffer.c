@@ -40,10 +40,15 @@
 #include <asm/local.h>
 #include <trace/retrace/ipset.h>
 
-/* Monotonic on each CPU, NMI-safe, nanoseconds: sched_clock based. */
+/*
+ * Monotonic on each CPU, NMI-safe, nanoseconds: local_clock() without
+ * its preemption wrapper, which is traceable code (the function tracer
+ * would be entered, and turned back by its recursion guard, on every
+ * record).  The caller has preemption disabled.
+ */
 static __always_inline u64 rb_clock(void)
 {
-	return local_clock();
+	return local_clock_noinstr();
 }
 #endif
 #include <trace/retrace/ring_buffer.h>
