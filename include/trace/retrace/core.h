@@ -105,6 +105,13 @@ static inline bool rt_opt(const struct rt_instance *tr, enum rt_option o)
 	return test_bit(o, &tr->options);
 }
 
+/* One of the current tracer's own options (struct rt_tracer_opt). */
+static inline bool rt_tracer_opt(const struct rt_instance *tr,
+				 unsigned int bit)
+{
+	return test_bit(bit, &tr->tracer_opts);
+}
+
 /* What a reservation came from; pass it to rt_commit(). */
 struct rt_handle {
 	struct rt_buffer	*buf;
@@ -116,6 +123,8 @@ struct rt_handle {
  * is the instance being read (its options).  Printers for raw, hex and
  * bin forms are optional; the core supplies generic ones.
  */
+struct rt_reader;
+
 struct rt_print_ctx {
 	struct seq_buf		*s;
 	const struct rt_instance *tr;
@@ -123,7 +132,21 @@ struct rt_print_ctx {
 	const struct rt_rb_record *rec;
 	const struct rt_entry	*ent;
 	unsigned int		len;	/* bytes of *ent */
+	struct rt_reader	*reader; /* NULL: no look-ahead (a dump) */
 };
+
+/*
+ * Look-ahead for printers that join records (function_graph prints an
+ * entry and its return as one line).  rt_print_peek() gives the record
+ * that follows ctx->rec on the same CPU without taking it, or NULL;
+ * rt_print_take() asks that it be taken once this line is out, so it
+ * is not printed on its own.  rt_print_state() gives the reader's
+ * private area of @size bytes, zeroed on first use and kept until the
+ * file is closed, or NULL (no reader, or no memory).
+ */
+const struct rt_rb_record *rt_print_peek(struct rt_print_ctx *ctx);
+void rt_print_take(struct rt_print_ctx *ctx);
+void *rt_print_state(struct rt_print_ctx *ctx, size_t size);
 
 struct rt_event_type {
 	unsigned int	type;
@@ -157,6 +180,12 @@ struct rt_tracer_opt {
  * @default_opts: tracer_opts bits set when the tracer is selected
  * @set_opt: optional; an owned option changes (return 0 or an errno
  *        that refuses the change)
+ * @print_line: optional; formats a record in trace and trace_pipe in
+ *        place of the default context columns and printer (not in the
+ *        raw, hex and bin forms); returns false to leave the record to
+ *        the default.  Runs under rcu_read_lock().
+ * @print_columns: optional; prints the column legend of the header in
+ *        place of the default one; returns false to keep the default
  * @list: entry in the registry
  */
 struct rt_tracer {
@@ -169,6 +198,9 @@ struct rt_tracer {
 	unsigned long	default_opts;
 	int		(*set_opt)(struct rt_instance *tr, unsigned int bit,
 				   bool on);
+	bool		(*print_line)(struct rt_print_ctx *ctx);
+	bool		(*print_columns)(struct rt_instance *tr,
+					 struct seq_buf *s);
 	struct list_head list;
 };
 
@@ -224,6 +256,8 @@ static __always_inline void rt_zero_pad(void *rec, unsigned int len)
 }
 
 void rt_save_comm(struct task_struct *tsk);
+/* The command name saved for @pid, "<...>" if none: TASK_COMM_LEN bytes. */
+void rt_find_comm(int pid, char *comm);
 
 /**
  * rt_record_copy - put a finished record into @tr's buffer

@@ -267,6 +267,8 @@ void rt_unregister_tracer(struct rt_tracer *t)
 		rt_set_tracer(&rt_top, "nop");
 	list_del(&t->list);
 	mutex_unlock(&rt_trace_lock);
+	/* A reader may still be in t->print_line (output.c). */
+	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(rt_unregister_tracer);
 
@@ -309,7 +311,7 @@ int rt_set_tracer(struct rt_instance *tr, const char *name)
 		return 0;
 	if (old && old->reset)
 		old->reset(tr);
-	tr->tracer = NULL;
+	WRITE_ONCE(tr->tracer, NULL);
 	tr->tracer_opts = found->default_opts;
 	atomic_inc(&rt_tracer_generation);
 	ret = found->init ? found->init(tr) : 0;
@@ -318,10 +320,10 @@ int rt_set_tracer(struct rt_instance *tr, const char *name)
 		tr->tracer_opts = old_opts;
 		if (old && old->init && old->init(tr))
 			old = &rt_nop_tracer;
-		tr->tracer = old;
+		WRITE_ONCE(tr->tracer, old);
 		return ret;
 	}
-	tr->tracer = found;
+	WRITE_ONCE(tr->tracer, found);
 	return 0;
 }
 

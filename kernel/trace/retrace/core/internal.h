@@ -18,11 +18,10 @@ void rt_walk_tracers(rt_tracer_fn fn, void *arg);
 void rt_tracer_print_header(struct rt_instance *tr, struct seq_buf *s);
 int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
 			const struct rt_rb_record *rec, u64 first_ts,
-			u64 next_ts);
+			u64 next_ts, struct rt_reader *reader);
 void rt_print_header(struct rt_instance *tr, struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
-void rt_find_comm(int pid, char *comm);
 
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);

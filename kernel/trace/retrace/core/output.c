@@ -123,12 +123,14 @@ static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
 /* rt_print_record_ctx() with the RCU read lock held. */
 static int rt_print_record_rcu(struct rt_instance *tr, struct seq_buf *s,
 			       const struct rt_rb_record *rec,
-			       u64 first_ts, u64 next_ts)
+			       u64 first_ts, u64 next_ts,
+			       struct rt_reader *reader)
 {
 	const struct rt_entry *e = (const void *)rec->data;
 	struct rt_print_ctx ctx = { .s = s, .tr = tr, .rec = rec, .ent = e,
-				    .len = rec->len };
+				    .len = rec->len, .reader = reader };
 	struct rt_event_type *et;
+	struct rt_tracer *t;
 
 	if (rec->len < sizeof(*e))
 		return 0;
@@ -162,6 +164,12 @@ static int rt_print_record_rcu(struct rt_instance *tr, struct seq_buf *s,
 		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
 	}
 
+	/* Module tracers are unregistered with an RCU grace period. */
+	t = READ_ONCE(tr->tracer);
+	if (t && t->print_line && !rt_opt(tr, RT_OPT_LATENCY_FMT) &&
+	    t->print_line(&ctx))
+		return seq_buf_has_overflowed(s) ? -EOVERFLOW : 0;
+
 	rt_print_context(tr, s, rec, e, first_ts, next_ts);
 	if (et && et->print)
 		et->print(&ctx);
@@ -178,6 +186,7 @@ static int rt_print_record_rcu(struct rt_instance *tr, struct seq_buf *s,
  * @rec: the record as read from the buffer
  * @first_ts: timestamp of the first record shown (latency format)
  * @next_ts: timestamp of the record after it, or 0 (latency format)
+ * @reader: the open file's reader, for look-ahead; NULL for none
  *
  * A record type's printer may belong to an event being removed; RCU
  * keeps it alive until the print is done.
@@ -186,12 +195,12 @@ static int rt_print_record_rcu(struct rt_instance *tr, struct seq_buf *s,
  */
 int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
 			const struct rt_rb_record *rec, u64 first_ts,
-			u64 next_ts)
+			u64 next_ts, struct rt_reader *reader)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = rt_print_record_rcu(tr, s, rec, first_ts, next_ts);
+	ret = rt_print_record_rcu(tr, s, rec, first_ts, next_ts, reader);
 	rcu_read_unlock();
 	return ret;
 }
@@ -238,6 +247,9 @@ void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 			    "#     \\   /      |||||   \\   |   /\n");
 		goto out;
 	}
+	if (tr->tracer && tr->tracer->print_columns &&
+	    tr->tracer->print_columns(tr, m))
+		goto out;
 	seq_buf_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
 		   entries, written, num_online_cpus());
 	rt_tracer_print_header(tr, m);

@@ -217,7 +217,7 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 		rt_buffer_iter_start_atomic(&it, rt_top.buffer, cpu);
 		while (!rt_buffer_iter_peek_atomic(&it, &rt_dump_rec)) {
 			seq_buf_init(&s, rt_dump_line, sizeof(rt_dump_line) - 1);
-			rt_print_record_ctx(&rt_top, &s, &rt_dump_rec, 0, 0);
+			rt_print_record_ctx(&rt_top, &s, &rt_dump_rec, 0, 0, NULL);
 			rt_dump_line[seq_buf_used(&s)] = 0;
 			pr_emerg("%s", rt_dump_line);
 			rt_buffer_iter_advance(&it, &rt_dump_rec);

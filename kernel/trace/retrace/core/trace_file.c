@@ -37,7 +37,12 @@ struct rt_reader {
 	struct rt_rb_iter	*iters;		/* trace only */
 	struct rt_rb_record	**recs;		/* per CPU, peeked */
 	struct rt_rb_record	*spare;		/* swapped with recs[] */
+	struct rt_rb_record	*taken;		/* rt_reader_take()'s */
 	bool			*have;		/* recs[cpu] holds a record */
+	int			take_cpu;	/* a printer's take, or -1 */
+	int			held_cpu;	/* recs[] of it: consumed already */
+	void			*state;		/* rt_print_state() */
+	size_t			state_size;
 	struct seq_buf		text;		/* formatted, not yet copied */
 	size_t			text_off;
 	char			*text_buf;
@@ -54,6 +59,8 @@ static void rt_reader_free(struct rt_reader *r)
 			kfree(r->recs[cpu]);
 	kfree(r->recs);
 	kfree(r->spare);
+	kfree(r->taken);
+	kfree(r->state);
 	kfree(r->have);
 	kfree(r->iters);
 	kvfree(r->text_buf);
@@ -75,7 +82,10 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 	r->have = kcalloc(nr_cpu_ids, sizeof(*r->have), GFP_KERNEL);
 	r->text_buf = kvmalloc(RT_TEXT_SIZE, GFP_KERNEL);
 	r->spare = kmalloc(sizeof(*r->spare), GFP_KERNEL);
-	if (!r->recs || !r->have || !r->text_buf || !r->spare)
+	r->taken = kmalloc(sizeof(*r->taken), GFP_KERNEL);
+	r->take_cpu = -1;
+	r->held_cpu = -1;
+	if (!r->recs || !r->have || !r->text_buf || !r->spare || !r->taken)
 		goto fail;
 	for_each_possible_cpu(cpu) {
 		r->recs[cpu] = kmalloc(sizeof(struct rt_rb_record), GFP_KERNEL);
@@ -96,25 +106,131 @@ fail:
 	return NULL;
 }
 
+/* Peek at @cpu's next record into recs[cpu] unless one is there. */
+static void rt_reader_peek_cpu(struct rt_reader *r, int cpu)
+{
+	if (r->have[cpu])
+		return;
+	if (r->consume)
+		r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu, r->recs[cpu]);
+	else
+		r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu], r->recs[cpu]);
+}
+
 /* Refill have[]/recs[] and return the CPU with the oldest record, or -1. */
 static int rt_reader_pick(struct rt_reader *r)
 {
 	int cpu, best = -1;
 
 	for_each_possible_cpu(cpu) {
-		if (!r->have[cpu]) {
-			if (r->consume)
-				r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu,
-							       r->recs[cpu]);
-			else
-				r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu],
-								    r->recs[cpu]);
-		}
+		rt_reader_peek_cpu(r, cpu);
 		if (r->have[cpu] &&
 		    (best < 0 || r->recs[cpu]->ts < r->recs[best]->ts))
 			best = cpu;
 	}
 	return best;
+}
+
+/*
+ * Look-ahead for printers (core.h).  While a record is formatted it
+ * sits in r->spare, so recs[cpu] is free to hold the peek; a take is
+ * only noted, and done by rt_reader_take() once the text is final, so
+ * a record printed twice (the text buffer grew) peeks the same record.
+ */
+/**
+ * rt_print_peek - the record after the one being printed, same CPU
+ * @ctx: the printer's context
+ *
+ * Return: the record, still in the buffer, or NULL if there is none
+ * yet or no reader (see core.h).
+ */
+const struct rt_rb_record *rt_print_peek(struct rt_print_ctx *ctx)
+{
+	struct rt_reader *r = ctx->reader;
+	unsigned int cpu = ctx->rec->cpu;
+
+	if (!r)
+		return NULL;
+	rt_reader_peek_cpu(r, cpu);
+	return r->have[cpu] ? r->recs[cpu] : NULL;
+}
+EXPORT_SYMBOL_GPL(rt_print_peek);
+
+/**
+ * rt_print_take - take the record rt_print_peek() returned
+ * @ctx: the printer's context
+ *
+ * The record is removed (trace_pipe) or skipped (trace) once the line
+ * being formatted is final.
+ */
+void rt_print_take(struct rt_print_ctx *ctx)
+{
+	struct rt_reader *r = ctx->reader;
+
+	if (r && r->have[ctx->rec->cpu])
+		r->take_cpu = ctx->rec->cpu;
+}
+EXPORT_SYMBOL_GPL(rt_print_take);
+
+/**
+ * rt_print_state - a printer's per-open-file memory
+ * @ctx: the printer's context
+ * @size: bytes wanted; a different size starts over, zeroed
+ *
+ * Return: the area, zeroed when first handed out, or NULL.
+ */
+void *rt_print_state(struct rt_print_ctx *ctx, size_t size)
+{
+	struct rt_reader *r = ctx->reader;
+
+	if (!r)
+		return NULL;
+	if (r->state && r->state_size != size) {
+		kfree(r->state);
+		r->state = NULL;
+	}
+	if (!r->state) {
+		/* Printers run under rcu_read_lock(): no sleeping. */
+		r->state = kzalloc(size, GFP_ATOMIC | __GFP_NOWARN);
+		r->state_size = r->state ? size : 0;
+	}
+	return r->state;
+}
+EXPORT_SYMBOL_GPL(rt_print_state);
+
+/* Take the record a printer joined to the one just formatted. */
+static void rt_reader_take(struct rt_reader *r)
+{
+	int cpu = r->take_cpu;
+	struct rt_rb_record *peeked, *got;
+
+	if (cpu < 0)
+		return;
+	r->take_cpu = -1;
+	peeked = r->recs[cpu];
+	if (!r->consume) {
+		rt_buffer_iter_advance(&r->iters[cpu], peeked);
+		r->have[cpu] = false;
+		return;
+	}
+	got = r->taken;
+	if (rt_buffer_consume(r->tr->buffer, cpu, got)) {
+		r->have[cpu] = false;
+		return;
+	}
+	/*
+	 * A writer overwrote the peeked record meanwhile: what came out
+	 * is another one.  It is out of the buffer already, so it is held
+	 * and printed next without consuming again.
+	 */
+	if (got->ts == peeked->ts && got->len == peeked->len) {
+		r->have[cpu] = false;
+		return;
+	}
+	r->recs[cpu] = got;
+	r->taken = peeked;
+	r->have[cpu] = true;
+	r->held_cpu = cpu;
 }
 
 /* Format @rec into r->text, which is empty; see RT_TEXT_SIZE. */
@@ -124,22 +240,26 @@ static void rt_reader_format(struct rt_reader *r, struct rt_rb_record *rec,
 	size_t keep;
 	char *big;
 
-	if (!rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts))
-		return;
+	r->take_cpu = -1;
+	if (!rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts, r))
+		goto out;
 	if (r->text.size < RT_TEXT_MAX) {
 		big = kvmalloc(RT_TEXT_MAX, GFP_KERNEL);
 		if (big) {
 			kvfree(r->text_buf);
 			r->text_buf = big;
 			seq_buf_init(&r->text, big, RT_TEXT_MAX);
+			r->take_cpu = -1;
 			if (!rt_print_record_ctx(r->tr, &r->text, rec,
-						 r->first_ts, next_ts))
-				return;
+						 r->first_ts, next_ts, r))
+				goto out;
 		}
 	}
 	keep = r->text.size - (sizeof(RT_TEXT_CUT) - 1);
 	memcpy(r->text_buf + keep, RT_TEXT_CUT, sizeof(RT_TEXT_CUT) - 1);
 	r->text.len = r->text.size;
+out:
+	rt_reader_take(r);
 }
 
 /* Format the next record into r->text.  Return false when none is left. */
@@ -153,7 +273,11 @@ static bool rt_reader_next(struct rt_reader *r)
 	if (cpu < 0)
 		return false;
 	rec = r->recs[cpu];
-	if (r->consume) {
+	if (r->consume && cpu == r->held_cpu) {
+		/* Consumed by rt_reader_take() already. */
+		r->held_cpu = -1;
+		r->have[cpu] = false;
+	} else if (r->consume) {
 		/* Take it for real; a writer may have overwritten the peek. */
 		if (rt_buffer_consume(r->tr->buffer, cpu, rec)) {
 			r->have[cpu] = false;
@@ -161,21 +285,23 @@ static bool rt_reader_next(struct rt_reader *r)
 		}
 		/* Peeks go stale as writers move on: never reuse them. */
 		for_each_possible_cpu(other)
-			r->have[other] = false;
+			if (other != r->held_cpu)
+				r->have[other] = false;
 	} else {
 		rt_buffer_iter_advance(&r->iters[cpu], rec);
 		r->have[cpu] = false;
-		/*
-		 * Latency marks need the following record's time: keep this
-		 * one in the spare slot and peek the next on every CPU.
-		 */
-		if (rt_opt(r->tr, RT_OPT_LATENCY_FMT)) {
-			r->recs[cpu] = r->spare;
-			r->spare = rec;
-			other = rt_reader_pick(r);
-			if (other >= 0)
-				next_ts = r->recs[other]->ts;
-		}
+	}
+	/*
+	 * Format from the spare slot, so that recs[cpu] can hold a peek at
+	 * what follows: the next record's time for the latency marks, or
+	 * a printer's look-ahead (rt_print_peek()).
+	 */
+	r->recs[cpu] = r->spare;
+	r->spare = rec;
+	if (!r->consume && rt_opt(r->tr, RT_OPT_LATENCY_FMT)) {
+		other = rt_reader_pick(r);
+		if (other >= 0)
+			next_ts = r->recs[other]->ts;
 	}
 	if (!r->started) {
 		r->started = true;
