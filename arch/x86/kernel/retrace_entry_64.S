@@ -19,6 +19,8 @@
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 #include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
+#include <linux/stringify.h>
 
 	.code64
 	.section .text, "ax"
@@ -169,3 +171,45 @@ SYM_FUNC_START(retrace_regs_caller)
 	RET
 SYM_FUNC_END(retrace_regs_caller)
 _ASM_NOKPROBE(retrace_regs_caller)
+
+#ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+/*
+ * retrace_graph_return - where a hooked function returns to
+ *
+ * rt_ret_push() (kernel/trace/retrace/hooks/ret_stack.c) put this
+ * address in the function's return-address slot, so its RET lands
+ * here with %rsp just above that slot and the return value in
+ * %rax:%rdx.  rt_ret_pop(sp) reports the return and gives back the
+ * real address, which is reached through a RET of our own: a JMP
+ * through a register would need an ENDBR there under IBT, and a
+ * call/ret pair keeps the return stack buffer balanced.
+ */
+SYM_CODE_START(retrace_graph_return)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	/* Step back over the slot: it still holds our address, as a frame. */
+	subq	$8, %rsp
+	UNWIND_HINT_FUNC
+	pushq	%rax
+	pushq	%rdx
+	/* Pad to 16 bytes for the C call. */
+	subq	$8, %rsp
+	leaq	32(%rsp), %rdi
+	call	rt_ret_pop
+	movq	%rax, %rdi
+	addq	$8, %rsp
+	popq	%rdx
+	popq	%rax
+	addq	$8, %rsp
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lrt_graph_go
+	int3
+.Lrt_graph_go:
+	movq	%rdi, (%rsp)
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), \
+		    X86_FEATURE_CALL_DEPTH
+SYM_CODE_END(retrace_graph_return)
+_ASM_NOKPROBE(retrace_graph_return)
+#endif /* CONFIG_RETRACE_FUNCTION_GRAPH */
