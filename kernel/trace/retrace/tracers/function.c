@@ -30,8 +30,13 @@ struct rt_function_entry {
 };
 
 /* Written under rt_callsite_lock; read locklessly by rt_fn_hit(). */
-static bool rt_fn_on;			/* selected and ftrace_enabled */
+static bool rt_fn_on;			/* a tracer selected, ftrace_enabled */
 static bool rt_fn_selected;		/* "function" is current_tracer */
+/* "function_graph" is current_tracer; rt_graph_on adds ftrace_enabled. */
+bool rt_graph_selected;
+bool rt_graph_on;
+struct rt_ipset *rt_graph_set;
+unsigned int rt_graph_set_gone;
 static int rt_ftrace_enabled = 1;	/* kernel.ftrace_enabled */
 
 /*
@@ -61,7 +66,7 @@ struct rt_cs_client rt_fn_client = {
 };
 
 /* Filter and notrace say yes to @ip; preemption disabled or the lock. */
-static bool notrace rt_fn_selects(unsigned long ip)
+bool notrace rt_fn_selects(unsigned long ip)
 {
 	const struct rt_ipset *f, *n;
 
@@ -87,7 +92,7 @@ static struct rt_ipset *rt_pid_set;
 static DEFINE_MUTEX(rt_pid_lock);
 
 /* Preemption disabled. */
-static bool notrace rt_fn_pid_wanted(void)
+bool notrace rt_fn_pid_wanted(void)
 {
 	const struct rt_ipset *set;
 
@@ -117,6 +122,10 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 
 	if (!READ_ONCE(rt_fn_on))
 		return;
+	if (READ_ONCE(rt_graph_on)) {
+		rt_graph_entry(ip, parent_slot, check);
+		return;
+	}
 	preempt_disable_notrace();
 	if (check && !rt_fn_selects(ip))
 		goto out;
@@ -159,6 +168,9 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 {
 	rt_fn_filter_gone += rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod);
 	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod);
+#ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+	rt_graph_set_gone += rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod);
+#endif
 }
 
 /**
@@ -172,7 +184,9 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 int rt_fn_sync(void)
 {
 	lockdep_assert_held(&rt_callsite_lock);
-	WRITE_ONCE(rt_fn_on, rt_fn_selected && rt_ftrace_enabled);
+	WRITE_ONCE(rt_graph_on, rt_graph_selected && rt_ftrace_enabled);
+	WRITE_ONCE(rt_fn_on, (rt_fn_selected || rt_graph_selected) &&
+		   rt_ftrace_enabled);
 	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
 	return rt_callsite_update();
 }

@@ -12,6 +12,27 @@ extern struct rt_cs_client rt_fn_client;
 extern struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
 extern unsigned int rt_fn_filter_gone;
 int rt_fn_sync(void);
+bool rt_fn_selects(unsigned long ip);
+bool rt_fn_pid_wanted(void);
+
+/*
+ * function_graph.c: the graph tracer shares the function tracer's
+ * client, filters and pids.  rt_graph_selected is written under
+ * rt_callsite_lock, rt_graph_on by rt_fn_sync(); rt_graph_set is
+ * set_graph_function (ipset.h protocol), rt_graph_set_gone counts its
+ * entries whose module left.
+ */
+extern bool rt_graph_selected, rt_graph_on;
+extern struct rt_ipset *rt_graph_set;
+extern unsigned int rt_graph_set_gone;
+#ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+void rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check);
+#else
+static inline void rt_graph_entry(unsigned long ip, unsigned long *parent_slot,
+				  bool check)
+{
+}
+#endif
 unsigned int rt_fn_set_drop(struct rt_ipset **slot,
 			    bool (*gone)(unsigned long ip, void *arg),
 			    void *arg);

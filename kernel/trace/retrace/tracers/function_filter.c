@@ -37,8 +37,8 @@ struct rt_ff_token {
 	unsigned int	hits;
 };
 
-/* Which file: the i_private of set_ftrace_filter/set_ftrace_notrace. */
-enum { RT_FF_FILTER = 1, RT_FF_NOTRACE };
+/* Which file: the i_private of set_ftrace_filter/notrace, set_graph_function. */
+enum { RT_FF_FILTER = 1, RT_FF_NOTRACE, RT_FF_GRAPH };
 
 struct rt_ff_state {
 	unsigned long	flag;		/* RT_FF_FILTER or RT_FF_NOTRACE */
@@ -107,6 +107,8 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 
 static struct rt_ipset **rt_ff_slot(unsigned long flag)
 {
+	if (flag == RT_FF_GRAPH)
+		return &rt_graph_set;
 	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
 }
 
@@ -199,6 +201,8 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 		rt_ipset_publish(w.slot, w.next);
 		if (st->flag == RT_FF_FILTER)
 			rt_fn_filter_gone = 0;
+		if (st->flag == RT_FF_GRAPH)
+			WRITE_ONCE(rt_graph_set_gone, 0);
 		st->trunc = false;
 		ret = rt_fn_sync();
 	}
@@ -350,4 +354,8 @@ void __init rt_create_filter_files(struct dentry *dir)
 			    (void *)RT_FF_FILTER, &rt_ff_fops);
 	debugfs_create_file("set_ftrace_notrace", 0644, dir,
 			    (void *)RT_FF_NOTRACE, &rt_ff_fops);
+#ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+	debugfs_create_file("set_graph_function", 0644, dir,
+			    (void *)RT_FF_GRAPH, &rt_ff_fops);
+#endif
 }

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function_graph tracer: the function tracer's call sites, plus
+ * the return hook (hooks/ret_stack.c), record each function's entry and
+ * return, and the output (function_graph_print.c) draws them as a call
+ * graph with durations.
+ *
+ * It shares the function tracer's client, so set_ftrace_filter,
+ * set_ftrace_notrace, set_ftrace_pid and ftrace_enabled apply as they
+ * do there.  set_graph_function, when not empty, limits the graph to
+ * the functions it names and everything they call: a task is inside a
+ * graph from the entry of such a function until its return, which the
+ * task's return stack keeps (rt_ret_stack.client holds the depth of the
+ * outermost one, plus one).
+ */
+#include <linux/debugfs.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <trace/retrace/callsite.h>
+#include <trace/retrace/core.h>
+#include <trace/retrace/ipset.h>
+#include <trace/retrace/ret_stack.h>
+#include "function.h"
+#include "function_graph.h"
+
+/* The instance the tracer was started on; set before rt_graph_on. */
+static struct rt_instance *rt_graph_tr;
+/*
+ * One recursion word for entries and returns: functions called while a
+ * record is being written (at entry or at return) are neither recorded
+ * nor hooked.
+ */
+static DEFINE_PER_CPU(unsigned long, rt_graph_inside);
+
+/* Preemption disabled: is the current task in a graph to record? */
+static bool notrace rt_graph_wanted(struct rt_ret_stack *st, unsigned long ip,
+				    bool *root)
+{
+	const struct rt_ipset *set;
+
+	*root = false;
+	if (st->client || (!READ_ONCE(rt_graph_set) &&
+			   !READ_ONCE(rt_graph_set_gone)))
+		return true;
+	/* Pairs with the release in rt_ipset_publish(). */
+	set = smp_load_acquire(&rt_graph_set);
+	*root = rt_ipset_has(set, ip);
+	return *root;
+}
+
+/**
+ * rt_graph_entry - a function the graph tracer wants is entered
+ * @ip: its call site
+ * @parent_slot: where its return address is on the stack
+ * @check: other call-site clients are active (see rt_cs_client)
+ *
+ * Called by the function tracer's client callback in any context.
+ * Records the entry and hooks the return, in that order of cost: the
+ * return is hooked first, so a full return stack records nothing.
+ */
+void notrace __no_stack_protector
+rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
+{
+	unsigned long pc = preempt_count(), bit;
+	struct rt_graph_ent_entry *e;
+	struct rt_ret_stack *st;
+	struct rt_instance *tr;
+	struct rt_handle h;
+	bool root;
+	int depth;
+
+	st = rt_ret_stack_of(current);
+	if (!st)
+		return;
+	preempt_disable_notrace();
+	if (check && !rt_fn_selects(ip))
+		goto out;
+	bit = rt_recursion_enter(&rt_graph_inside, rt_context_level(pc));
+	if (!bit)
+		goto out;
+	tr = READ_ONCE(rt_graph_tr);
+	if (!rt_recording(tr) || !rt_fn_pid_wanted() ||
+	    !rt_graph_wanted(st, ip, &root))
+		goto exit;
+	depth = READ_ONCE(st->top);
+	if (!rt_ret_push(st, ip, parent_slot, local_clock_noinstr()))
+		goto exit;
+	if (root)
+		st->client = depth + 1;
+	e = rt_reserve_entry(tr, &h, rt_graph_ent_type.type, sizeof(*e), pc);
+	if (e) {
+		e->ip = ip;
+		e->depth = depth;
+		rt_commit(&h);
+	}
+exit:
+	rt_recursion_exit(&rt_graph_inside, bit);
+out:
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(rt_graph_entry);
+
+/* The return hook's handler: a hooked function returns. */
+static void notrace __no_stack_protector
+rt_graph_return(const struct rt_ret_frame *f, int depth)
+{
+	unsigned long pc = preempt_count(), bit;
+	struct rt_graph_ret_entry *e;
+	struct rt_ret_stack *st;
+	struct rt_instance *tr;
+	struct rt_handle h;
+	u64 now;
+
+	/*
+	 * Nothing traceable may run before the recursion guard: a hooked
+	 * function called here would return into this handler again.
+	 */
+	preempt_disable_notrace();
+	now = local_clock_noinstr();
+	st = rt_ret_stack_of(current);
+	if (st && st->client == depth + 1)
+		st->client = 0;
+	if (!READ_ONCE(rt_graph_on))
+		goto out;
+	bit = rt_recursion_enter(&rt_graph_inside, rt_context_level(pc));
+	if (!bit)
+		goto out;
+	tr = READ_ONCE(rt_graph_tr);
+	if (rt_recording(tr)) {
+		e = rt_reserve_entry(tr, &h, rt_graph_ret_type.type,
+				     sizeof(*e), pc);
+		if (e) {
+			e->ip = f->ip;
+			e->depth = depth;
+			e->calltime = f->calltime;
+			e->rettime = now;
+			rt_commit(&h);
+		}
+	}
+	rt_recursion_exit(&rt_graph_inside, bit);
+out:
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(rt_graph_return);
+
+static int rt_graph_init(struct rt_instance *tr)
+{
+	int ret = rt_ret_stacks_alloc();
+
+	if (ret)
+		return ret;
+	rt_ret_set_handler(rt_graph_return);
+	mutex_lock(&rt_callsite_lock);
+	WRITE_ONCE(rt_graph_tr, tr);
+	rt_graph_selected = true;
+	ret = rt_fn_sync();
+	if (ret) {
+		rt_graph_selected = false;
+		rt_fn_sync();
+	}
+	mutex_unlock(&rt_callsite_lock);
+	return ret;
+}
+
+/*
+ * Returns already hooked keep arriving after this (a task asleep in a
+ * graphed function returns whenever it wakes): the hook restores them
+ * from the task's stack, and the handler records nothing once
+ * rt_graph_on is false.
+ */
+static void rt_graph_reset(struct rt_instance *tr)
+{
+	mutex_lock(&rt_callsite_lock);
+	rt_graph_selected = false;
+	rt_fn_sync();
+	mutex_unlock(&rt_callsite_lock);
+}
+
+static const struct rt_tracer_opt rt_graph_opts[] = {
+	{ "funcgraph-abstime",	RT_GOPT_ABSTIME },
+	{ "funcgraph-cpu",	RT_GOPT_CPU },
+	{ "funcgraph-duration",	RT_GOPT_DURATION },
+	{ "funcgraph-flat",	RT_GOPT_FLAT },
+	{ "funcgraph-overhead",	RT_GOPT_OVERHEAD },
+	{ "funcgraph-proc",	RT_GOPT_PROC },
+	{ }
+};
+
+static struct rt_tracer rt_graph_tracer = {
+	.name		= "function_graph",
+	.init		= rt_graph_init,
+	.reset		= rt_graph_reset,
+	.opts		= rt_graph_opts,
+	.default_opts	= BIT(RT_GOPT_CPU) | BIT(RT_GOPT_DURATION) |
+			  BIT(RT_GOPT_OVERHEAD),
+	.print_line	= rt_graph_print_line,
+	.print_columns	= rt_graph_print_columns,
+};
+
+static void rt_graph_print_ent_raw(struct rt_print_ctx *ctx)
+{
+	const struct rt_graph_ent_entry *e = (const void *)ctx->ent;
+
+	if (ctx->len >= sizeof(*e))
+		seq_buf_printf(ctx->s, " %lx %d", e->ip, e->depth);
+}
+
+static void rt_graph_print_ret_raw(struct rt_print_ctx *ctx)
+{
+	const struct rt_graph_ret_entry *e = (const void *)ctx->ent;
+
+	if (ctx->len >= sizeof(*e))
+		seq_buf_printf(ctx->s, " %lx %d %llu %llu", e->ip, e->depth,
+			       e->calltime, e->rettime);
+}
+
+struct rt_event_type rt_graph_ent_type = {
+	.name		= "funcgraph_entry",
+	.print		= rt_graph_print_ent_flat,
+	.print_raw	= rt_graph_print_ent_raw,
+};
+
+struct rt_event_type rt_graph_ret_type = {
+	.name		= "funcgraph_exit",
+	.print		= rt_graph_print_ret_flat,
+	.print_raw	= rt_graph_print_ret_raw,
+};
+
+/* graph_stats: the return hook's counters. */
+static int rt_graph_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "tasks_with_stack: %lu\n", rt_ret_stats_tasks());
+	seq_printf(m, "stack_depth: %u\n", RT_RET_STACK_DEPTH);
+	seq_printf(m, "stack_full: %lu\n", rt_ret_stats_full());
+	seq_printf(m, "resync: %lu\n", rt_ret_stats_resync());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rt_graph_stats);
+
+static struct rt_readme_part rt_graph_readme = {
+	.text = "  set_graph_function   function_graph draws only these functions and\n"
+		"                       what they call: [!]glob[:mod:M]\n"
+		"  graph_stats          return stacks: tasks with one, depth, pushes\n"
+		"                       refused because a stack was full\n",
+};
+
+static int __init rt_function_graph_init(void)
+{
+	int ret;
+
+	ret = rt_register_event_type(&rt_graph_ent_type);
+	if (!ret)
+		ret = rt_register_event_type(&rt_graph_ret_type);
+	if (ret)
+		return ret;
+	debugfs_create_file("graph_stats", 0444, rt_tracing_dir(), NULL,
+			    &rt_graph_stats_fops);
+	rt_readme_add(&rt_graph_readme);
+	return rt_register_tracer(&rt_graph_tracer);
+}
+device_initcall(rt_function_graph_init);
