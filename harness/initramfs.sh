@@ -26,5 +26,17 @@ for h in rtio rtbench; do
 		"$TOP/tools/testing/selftests/ftrace/helpers/$h.c"
 done
 cp -a "$OUT/modules/lib/modules/." "$ROOT/lib/modules/"
+# bash and perf-tools' funcgraph, a real client of function_graph
+# (45graph/perf_funcgraph); bash comes with the libraries it links.
+mkdir -p "$ROOT/usr/sbin" "$ROOT/var/tmp"
+cp -L /bin/bash "$ROOT/bin/bash.real"
+ln -sf bash.real "$ROOT/bin/bash"
+for lib in $(ldd /bin/bash | grep -o '/[^ ]*'); do
+	mkdir -p "$ROOT$(dirname "$lib")"
+	cp -L "$lib" "$ROOT$lib"
+done
+if [ -f /usr/sbin/funcgraph-perf ]; then
+	install -m 0755 /usr/sbin/funcgraph-perf "$ROOT/usr/sbin/funcgraph"
+fi
 install -m 0755 "$TOP/harness/guest-init.sh" "$ROOT/init"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1 >"$IMG")

@@ -66,8 +66,10 @@ struct rt_ret_stack {
 
 /*
  * The handler is called by rt_ret_pop() for each return, in the
- * returning function's context (task to NMI), with the frame already
- * off the stack and its depth (index); it must not sleep or trace.
+ * returning function's context (task to NMI), with the frame and its
+ * depth (index); the frame is released after the handler returns.  It
+ * must not sleep, and must call nothing traceable before its
+ * recursion guard.
  */
 typedef void (*rt_ret_handler_t)(const struct rt_ret_frame *f, int depth);
 

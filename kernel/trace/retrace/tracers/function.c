@@ -169,7 +169,8 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 	rt_fn_filter_gone += rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod);
 	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod);
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-	rt_graph_set_gone += rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod);
+	WRITE_ONCE(rt_graph_set_gone, rt_graph_set_gone +
+		   rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod));
 #endif
 }
 

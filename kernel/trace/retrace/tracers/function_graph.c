@@ -243,7 +243,8 @@ static struct rt_readme_part rt_graph_readme = {
 	.text = "  set_graph_function   function_graph draws only these functions and\n"
 		"                       what they call: [!]glob[:mod:M]\n"
 		"  graph_stats          return stacks: tasks with one, depth, pushes\n"
-		"                       refused because a stack was full\n",
+		"                       refused because a stack was full, returns\n"
+		"                       that had to drop frames (resync)\n",
 };
 
 static int __init rt_function_graph_init(void)

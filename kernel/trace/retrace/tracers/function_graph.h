@@ -12,7 +12,7 @@ struct rt_graph_ent_entry {
 	int		depth;
 };
 
-/* ... and returned; both times are local_clock() nanoseconds. */
+/* ... and returned; both times are local_clock_noinstr() nanoseconds. */
 struct rt_graph_ret_entry {
 	struct rt_entry	ent;
 	unsigned long	ip;

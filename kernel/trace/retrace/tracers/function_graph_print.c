@@ -77,12 +77,13 @@ static void rt_graph_columns(struct rt_print_ctx *ctx, s64 dur)
 		seq_buf_puts(s, " ");
 		return;
 	}
+	/* Aligned up to 9999.999 us; longer durations widen the line. */
 	if (dur < 0) {
-		seq_buf_puts(s, "                 |  ");
+		seq_buf_puts(s, "              |  ");
 		return;
 	}
 	q = div_u64_rem(dur, 1000, &rem);
-	seq_buf_printf(s, "%c %7llu.%03u us |  ",
+	seq_buf_printf(s, "%c %4llu.%03u us |  ",
 		       rt_gopt(ctx, RT_GOPT_OVERHEAD) ? rt_graph_mark(dur) : ' ',
 		       q, rem);
 }
@@ -255,23 +256,33 @@ bool rt_graph_print_line(struct rt_print_ctx *ctx)
  */
 bool rt_graph_print_columns(struct rt_instance *tr, struct seq_buf *s)
 {
-	bool abstime = rt_tracer_opt(tr, RT_GOPT_ABSTIME);
-	bool cpu = rt_tracer_opt(tr, RT_GOPT_CPU);
-	bool proc = rt_tracer_opt(tr, RT_GOPT_PROC);
-	bool dur = rt_tracer_opt(tr, RT_GOPT_DURATION);
+	/* Each column's legend is as wide as the column (rt_graph_columns()). */
+	static const struct {
+		unsigned int	bit;
+		const char	*name, *bar;
+	} cols[] = {
+		{ RT_GOPT_ABSTIME,  "     TIME        ", "      |          " },
+		{ RT_GOPT_CPU,      "  CPU",             "  |  " },
+		{ RT_GOPT_PROC,     "     TASK/PID     ", "      |    |      " },
+		{ RT_GOPT_DURATION, "  DURATION    ",    "    |   |     " },
+	};
+	char name[96] = "", bar[96] = "";
+	unsigned int i;
 
 	if (rt_tracer_opt(tr, RT_GOPT_FLAT))
 		return false;
-	seq_buf_printf(s, "#%s%s%s%s   FUNCTION CALLS\n",
-		       abstime ? "     TIME       " : "",
-		       cpu ? " CPU" : "",
-		       proc ? "  TASK/PID        " : "",
-		       dur ? "  DURATION              " : "");
-	seq_buf_printf(s, "#%s%s%s%s   |   |   |   |\n",
-		       abstime ? "      |         " : "",
-		       cpu ? " |  " : "",
-		       proc ? "   |    |         " : "",
-		       dur ? "   |   |              " : "");
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		if (!rt_tracer_opt(tr, cols[i].bit))
+			continue;
+		strlcat(name, cols[i].name, sizeof(name));
+		strlcat(bar, cols[i].bar, sizeof(bar));
+	}
+	strlcat(name, "   FUNCTION CALLS", sizeof(name));
+	strlcat(bar, "   |   |   |   |", sizeof(bar));
+	/* Every legend starts with a blank, which the comment mark takes. */
+	name[0] = '#';
+	bar[0] = '#';
+	seq_buf_printf(s, "%s\n%s\n", name, bar);
 	return true;
 }
 

@@ -11,6 +11,8 @@
  *               rt_graph_test_stack_leaf(), called by
  *               rt_graph_test_stack_outer(): with both graphed, the
  *               unwinder must see through their hooked returns
+ *   tailstack   the same, through rt_graph_test_tail(), which tail-calls
+ *               rt_graph_test_stack_outer(): two hooked frames, one slot
  *   calls       rt_graph_test_leaf() calls made so far (run=N makes N)
  */
 #include <linux/delay.h>
@@ -125,6 +127,25 @@ static const struct kernel_param_ops rt_graph_test_stack_ops = {
 	.get = rt_graph_test_get_stack,
 };
 module_param_cb(stack, &rt_graph_test_stack_ops, NULL, 0444);
+
+/* A tail call: this function and stack_outer share one return slot. */
+static noinline int rt_graph_test_tail(char *buf)
+{
+	return rt_graph_test_stack_outer(buf);
+}
+
+static int rt_graph_test_get_tailstack(char *buf, const struct kernel_param *kp)
+{
+	int len = rt_graph_test_tail(buf);
+
+	barrier();
+	return len;
+}
+
+static const struct kernel_param_ops rt_graph_test_tailstack_ops = {
+	.get = rt_graph_test_get_tailstack,
+};
+module_param_cb(tailstack, &rt_graph_test_tailstack_ops, NULL, 0444);
 
 MODULE_DESCRIPTION("retrace function_graph selftest helper");
 MODULE_LICENSE("GPL");
