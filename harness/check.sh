@@ -113,7 +113,7 @@ toggles=$([ "$flavour" = debug ] && echo 200 || echo 1000)
 rounds=$([ "$flavour" = debug ] && echo 40 || echo 200)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
-gswitch=$([ "$flavour" = debug ] && echo 15 || echo 50)
+gswitch=$([ "$flavour" = debug ] && echo 6 || echo 50)
 guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_stress,40function/all_functions,45graph/switch_stress \
 	"tsc=unstable rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 

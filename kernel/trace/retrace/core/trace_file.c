@@ -10,6 +10,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -149,9 +150,9 @@ const struct rt_rb_record *rt_print_peek(struct rt_print_ctx *ctx)
 	struct rt_reader *r = ctx->reader;
 	unsigned int cpu = ctx->rec->cpu;
 
+	/* Peeked by rt_reader_format(): printers run under RCU, no sleeping. */
 	if (!r)
 		return NULL;
-	rt_reader_peek_cpu(r, cpu);
 	return r->have[cpu] ? r->recs[cpu] : NULL;
 }
 EXPORT_SYMBOL_GPL(rt_print_peek);
@@ -237,9 +238,22 @@ static void rt_reader_take(struct rt_reader *r)
 static void rt_reader_format(struct rt_reader *r, struct rt_rb_record *rec,
 			     u64 next_ts)
 {
+	struct rt_tracer *t;
+	bool ahead;
 	size_t keep;
 	char *big;
 
+	/*
+	 * A tracer that formats its own lines may look ahead; peeking can
+	 * sleep (it takes the buffer's lock), so it is done here, before
+	 * the printers' RCU read section.
+	 */
+	rcu_read_lock();
+	t = READ_ONCE(r->tr->tracer);
+	ahead = t && t->print_line;
+	rcu_read_unlock();
+	if (ahead)
+		rt_reader_peek_cpu(r, rec->cpu);
 	r->take_cpu = -1;
 	if (!rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts, r))
 		goto out;
