@@ -109,7 +109,7 @@ guest_run single single "" ""
 # 1000 live-patching toggles on the normal kernel, fewer under KASAN;
 # random tracer/kprobe operations on shared sites; then every function
 # traced on every CPU for minutes.
-toggles=$([ "$flavour" = debug ] && echo 200 || echo 1000)
+toggles=$([ "$flavour" = debug ] && echo 200 || echo 400)
 rounds=$([ "$flavour" = debug ] && echo 40 || echo 200)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
