@@ -74,12 +74,19 @@ struct rt_ret_stack {
 typedef void (*rt_ret_handler_t)(const struct rt_ret_frame *f, int depth);
 
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+#include <linux/sched.h>
+
+/* A task's return stack, or NULL; inline: read at every hooked entry. */
+static __always_inline struct rt_ret_stack *rt_ret_stack_of(struct task_struct *t)
+{
+	return READ_ONCE(t->retrace_ret_stack);
+}
+
 int rt_ret_stacks_alloc(void);
 void rt_ret_set_handler(rt_ret_handler_t fn);
 bool rt_ret_push(struct rt_ret_stack *st, unsigned long ip,
 		 unsigned long *slot, u64 calltime);
 unsigned long rt_ret_pop(unsigned long *sp);
-struct rt_ret_stack *rt_ret_stack_of(struct task_struct *t);
 unsigned long rt_ret_stats_full(void);
 unsigned long rt_ret_stats_tasks(void);
 unsigned long rt_ret_stats_resync(void);

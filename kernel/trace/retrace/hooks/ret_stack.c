@@ -144,17 +144,6 @@ void rt_ret_set_handler(rt_ret_handler_t fn)
 }
 
 /**
- * rt_ret_stack_of - a task's return stack
- * @t: the task
- *
- * Return: the stack, or NULL if the task has none.
- */
-struct rt_ret_stack *rt_ret_stack_of(struct task_struct *t)
-{
-	return READ_ONCE(t->retrace_ret_stack);
-}
-
-/**
  * rt_ret_push - hijack the return of the function being entered
  * @st: the current task's stack (rt_ret_stack_of(current))
  * @ip: the function's call site

@@ -41,11 +41,12 @@ static bool notrace rt_graph_wanted(struct rt_ret_stack *st, unsigned long ip,
 	const struct rt_ipset *set;
 
 	*root = false;
-	if (st->client || (!READ_ONCE(rt_graph_set) &&
-			   !READ_ONCE(rt_graph_set_gone)))
+	if (st->client)
 		return true;
 	/* Pairs with the release in rt_ipset_publish(). */
 	set = smp_load_acquire(&rt_graph_set);
+	if (!set && !READ_ONCE(rt_graph_set_gone))
+		return true;
 	*root = rt_ipset_has(set, ip);
 	return *root;
 }
