@@ -12,16 +12,17 @@
  * see the tracer record from NMI context.  Writing 1 to "storm" starts
  * one NMI that travels from CPU to CPU (each handler calls
  * rt_func_test_in_nmi() and sends it on to the next online CPU) until 0
- * is written: NMIs then keep arriving on every CPU even while all of
- * them sit in stop_machine() with interrupts off, which is when live
- * patching rewrites sites.  Reading "storm" gives its hops and
- * "storm_cpus" how many CPUs it visited.
+ * is written: NMIs then keep arriving on every CPU while live patching
+ * rewrites sites, in the middle of the int3 protocol.  Reading "storm"
+ * gives its hops, "storm_cpus" how many CPUs it visited and
+ * "storm_deferred" how many hops waited for interrupts to come back on.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
@@ -86,10 +87,19 @@ static noinline void rt_func_test_in_nmi(void)
  * The travelling NMI: @rt_func_test_storm_token is 1 while it is in
  * flight (sent, not yet taken), so each of its NMIs is claimed exactly
  * once; clearing @rt_func_test_storm ends it at its next hop.
+ *
+ * An NMI must not send an IPI to another CPU when it interrupted code
+ * with interrupts off: with the xAPIC (QEMU TCG has no x2APIC) a send
+ * is two register writes, destination then command, and a sender in
+ * between them would see its IPI go to our destination instead, which
+ * loses it and can hang the kernel.  Every such sender keeps
+ * interrupts off, so a hop taken with IF clear is passed on from an
+ * irq_work (its self-IPI is a single write) once interrupts are back.
  */
 static bool rt_func_test_storm;
 static atomic_t rt_func_test_storm_token = ATOMIC_INIT(0);
 static atomic_long_t rt_func_test_storm_hops = ATOMIC_LONG_INIT(0);
+static atomic_long_t rt_func_test_storm_deferred = ATOMIC_LONG_INIT(0);
 static DEFINE_PER_CPU(unsigned long, rt_func_test_storm_seen);
 
 static void rt_func_test_storm_send(int from)
@@ -101,6 +111,15 @@ static void rt_func_test_storm_send(int from)
 	atomic_set(&rt_func_test_storm_token, 1);
 	__apic_send_IPI_mask(cpumask_of(next), NMI_VECTOR);
 }
+
+static void rt_func_test_storm_hop(struct irq_work *work)
+{
+	if (READ_ONCE(rt_func_test_storm))
+		rt_func_test_storm_send(smp_processor_id());
+}
+
+/* Each CPU's is set up by module init, before the NMI handler exists. */
+static DEFINE_PER_CPU(struct irq_work, rt_func_test_storm_work);
 
 static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
 {
@@ -114,8 +133,14 @@ static int rt_func_test_nmi(unsigned int type, struct pt_regs *regs)
 	rt_func_test_in_nmi();
 	this_cpu_inc(rt_func_test_storm_seen);
 	atomic_long_inc(&rt_func_test_storm_hops);
-	if (READ_ONCE(rt_func_test_storm))
+	if (!READ_ONCE(rt_func_test_storm))
+		return NMI_HANDLED;
+	if (regs->flags & X86_EFLAGS_IF) {
 		rt_func_test_storm_send(smp_processor_id());
+	} else {
+		atomic_long_inc(&rt_func_test_storm_deferred);
+		irq_work_queue(this_cpu_ptr(&rt_func_test_storm_work));
+	}
 	return NMI_HANDLED;
 }
 
@@ -156,6 +181,7 @@ module_param_cb(nmi, &rt_func_test_nmi_ops, NULL, 0644);
 static int rt_func_test_set_storm(const char *val, const struct kernel_param *kp)
 {
 	unsigned int ms;
+	int cpu;
 	bool on;
 	int ret = kstrtobool(val, &on);
 
@@ -172,7 +198,9 @@ static int rt_func_test_set_storm(const char *val, const struct kernel_param *kp
 		preempt_enable();
 		return 0;
 	}
-	/* Wait for the last hop to be taken. */
+	/* Wait for a deferred hop to be passed on, then for the last hop. */
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&rt_func_test_storm_work, cpu));
 	for (ms = 0; ms < 1000 && atomic_read(&rt_func_test_storm_token); ms++)
 		mdelay(1);
 	return 0;
@@ -182,6 +210,18 @@ static int rt_func_test_get_storm(char *buf, const struct kernel_param *kp)
 {
 	return sprintf(buf, "%ld\n", atomic_long_read(&rt_func_test_storm_hops));
 }
+
+static int rt_func_test_get_storm_deferred(char *buf,
+					   const struct kernel_param *kp)
+{
+	return sprintf(buf, "%ld\n",
+		       atomic_long_read(&rt_func_test_storm_deferred));
+}
+
+static const struct kernel_param_ops rt_func_test_storm_deferred_ops = {
+	.get = rt_func_test_get_storm_deferred,
+};
+module_param_cb(storm_deferred, &rt_func_test_storm_deferred_ops, NULL, 0444);
 
 static const struct kernel_param_ops rt_func_test_storm_ops = {
 	.set = rt_func_test_set_storm,
@@ -205,8 +245,11 @@ module_param_cb(storm_cpus, &rt_func_test_storm_cpus_ops, NULL, 0444);
 
 static int __init rt_func_test_init(void)
 {
-	int ret;
+	int ret, cpu;
 
+	for_each_possible_cpu(cpu)
+		per_cpu(rt_func_test_storm_work, cpu) =
+			IRQ_WORK_INIT_HARD(rt_func_test_storm_hop);
 	rt_func_test_outer(1);
 	ret = register_nmi_handler(NMI_LOCAL, rt_func_test_nmi, 0, "rt_func_test");
 	if (ret)
@@ -223,10 +266,15 @@ static int __init rt_func_test_init(void)
 
 static void __exit rt_func_test_exit(void)
 {
+	int cpu;
+
 	rt_func_test_set_storm("0", NULL);
 	if (kprobe)
 		unregister_kprobe(&rt_func_test_kp);
 	unregister_nmi_handler(NMI_LOCAL, "rt_func_test");
+	/* A handler that raced with the stop above may have queued one. */
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&rt_func_test_storm_work, cpu));
 }
 
 module_init(rt_func_test_init);
