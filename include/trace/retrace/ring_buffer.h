@@ -63,6 +63,7 @@ struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite);
 void rt_buffer_free(struct rt_buffer *buf);
 int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu);
 void rt_buffer_reset(struct rt_buffer *buf);
+int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu);
 unsigned long rt_buffer_size(struct rt_buffer *buf);
 
 void rt_buffer_set_overwrite(struct rt_buffer *buf, bool overwrite);

@@ -418,6 +418,53 @@ static void t_multi_cpu(void)
 }
 
 /*
+ * rt_buffer_swap_cpu: one CPU's ring (records and counters) changes
+ * buffers, the other CPUs stay, both buffers keep working after, and
+ * buffers of different sizes are refused.
+ */
+static void t_swap_cpu(void)
+{
+	struct rt_buffer *live, *max, *small;
+	struct rt_rb_stats st;
+	int cpu;
+
+	nr_cpu_ids = 2;
+	live = rt_buffer_alloc(16384, true);
+	max = rt_buffer_alloc(16384, true);
+	small = rt_buffer_alloc(8192, true);
+	CHECK(live && max && small, "alloc");
+	for (cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		put(live, 100 + cpu, 8);
+		put(live, 200 + cpu, 8);
+	}
+	host_cpu = 1;
+	put(max, 300, 8);
+	CHECK(rt_buffer_swap_cpu(live, small, 1) == -EINVAL, "sizes differ");
+	CHECK(rt_buffer_swap_cpu(live, live, 1) == -EINVAL, "same buffer");
+	CHECK(rt_buffer_swap_cpu(live, max, 1) == 0, "swap");
+	rt_buffer_stats(max, 1, &st);
+	CHECK(st.written == 2 && st.entries == 2, "max cpu1 written %llu", (unsigned long long)st.written);
+	CHECK(rt_buffer_consume(max, 1, &rec) == 0 && check_rec(&rec, 101, 8), "max cpu1 first");
+	CHECK(rt_buffer_consume(max, 1, &rec) == 0 && check_rec(&rec, 201, 8), "max cpu1 second");
+	CHECK(rt_buffer_empty_cpu(max, 0), "max cpu0 untouched");
+	CHECK(rt_buffer_consume(live, 1, &rec) == 0 && check_rec(&rec, 300, 8), "live cpu1 got the old max");
+	CHECK(rt_buffer_consume(live, 0, &rec) == 0 && check_rec(&rec, 100, 8), "live cpu0 stays");
+	/* Both keep taking records on the swapped CPU. */
+	put(live, 400, 8);
+	put(max, 500, 8);
+	CHECK(rt_buffer_consume(live, 1, &rec) == 0 && check_rec(&rec, 400, 8), "live writes after");
+	CHECK(rt_buffer_consume(max, 1, &rec) == 0 && check_rec(&rec, 500, 8), "max writes after");
+	for (cpu = 0; cpu < 2; cpu++)
+		CHECK(invariant(live, cpu) && invariant(max, cpu), "invariant cpu %d", cpu);
+	host_cpu = 0;
+	rt_buffer_free(live);
+	rt_buffer_free(max);
+	rt_buffer_free(small);
+	nr_cpu_ids = 1;
+}
+
+/*
  * Model test: one writer thread (with simulated nested interrupts) and
  * a concurrent consumer and iterator.  Every record carries a sequence
  * number and checksum; the consumer must see strictly increasing,
@@ -573,6 +620,7 @@ int main(void)
 	run("rb_resize", t_resize);
 	run("rb_iterator", t_iterator);
 	run("rb_multi_cpu", t_multi_cpu);
+	run("rb_swap_cpu", t_swap_cpu);
 	run("rb_model_overwrite", t_model_overwrite);
 	run("rb_model_drop", t_model_drop);
 	printf("%d passed, %d failed\n", passed, failed);

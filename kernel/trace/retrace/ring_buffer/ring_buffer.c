@@ -357,6 +357,46 @@ void rt_buffer_reset(struct rt_buffer *buf)
 EXPORT_SYMBOL_GPL(rt_buffer_reset);
 
 /**
+ * rt_buffer_swap_cpu - exchange one CPU's ring between two buffers
+ * @a: a buffer
+ * @b: another buffer, of the same size
+ * @cpu: the CPU whose rings change places
+ *
+ * What @a held for @cpu is then @b's, records, counters and all, and
+ * the other way round; the other CPUs are untouched.  Writers of both
+ * buffers are held off and waited for (they keep preemption disabled
+ * from reserve to commit), and readers are excluded through both
+ * buffers' @readers, taken in the order @a, @b; iterators of both
+ * start over.  This is how a latency tracer keeps the ring that holds
+ * its longest section (core/max.c).  May sleep.
+ *
+ * Return: 0, or -EINVAL if the buffers differ in size.
+ */
+int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
+{
+	struct rb_cpu *c;
+
+	if (a == b || a->nr_pages != b->nr_pages)
+		return -EINVAL;
+	rt_buffer_record_disable(a);
+	rt_buffer_record_disable(b);
+	rt_wait_preempt_readers();
+	down_write(&a->readers);
+	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
+	c = a->cpus[cpu];
+	a->cpus[cpu] = b->cpus[cpu];
+	b->cpus[cpu] = c;
+	a->generation++;
+	b->generation++;
+	up_write(&b->readers);
+	up_write(&a->readers);
+	rt_buffer_record_enable(b);
+	rt_buffer_record_enable(a);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
+
+/**
  * rt_buffer_resize - change the capacity of every CPU's ring
  * @buf: the buffer
  * @bytes_per_cpu: new data capacity per CPU
