@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * retrace latency hooks: where the kernel's interrupt and preemption
+ * on/off operations report their transitions to the latency tracers.
+ *
+ * include/linux/irqflags.h and include/linux/preempt.h include this
+ * header, so it may only pull in the lightest asm headers.  Each hook
+ * sits behind a static branch that is a NOP until a latency tracer is
+ * current: an idle kernel pays one NOP per local_irq_*() and per
+ * preemption count change, and keeps the out-of-line call in a cold
+ * path.  The kernel's raw_*() and *_notrace() variants are not hooked.
+ */
+#ifndef _TRACE_RETRACE_LATENCY_HOOKS_H
+#define _TRACE_RETRACE_LATENCY_HOOKS_H
+
+#ifdef CONFIG_RETRACE_LATENCY_HOOKS
+
+/* Declared before <asm/jump_label.h> names them in prototypes. */
+struct static_key;
+struct jump_entry;
+#include <asm/jump_label.h>
+
+/* struct static_key_false, kept incomplete here: see the top. */
+extern struct static_key_false retrace_irqs_hook_key;
+extern struct static_key_false retrace_preempt_hook_key;
+
+#define retrace_irqs_hooked()	\
+	arch_static_branch((struct static_key *)&retrace_irqs_hook_key, false)
+#define retrace_preempt_hooked()	\
+	arch_static_branch((struct static_key *)&retrace_preempt_hook_key, false)
+
+/* Called with interrupts off: just after they went off, just before on. */
+void retrace_irqs_off_hook(void);
+void retrace_irqs_on_hook(void);
+/*
+ * Called with preemption off: after the count grew by @val, before it
+ * shrinks by @val.  Only a change from or to zero is a transition.
+ */
+void retrace_preempt_add_hook(int val);
+void retrace_preempt_sub_hook(int val);
+/*
+ * The same for callers that know the address to report: lockdep's
+ * trace_hardirqs_on/off() and the out-of-line preempt_count_add/sub()
+ * of CONFIG_DEBUG_PREEMPT (through trace_preempt_on/off()).  They check
+ * their own key.
+ */
+void retrace_irqs_off_at(unsigned long ip);
+void retrace_irqs_on_at(unsigned long ip);
+void retrace_preempt_off_at(unsigned long ip);
+void retrace_preempt_on_at(unsigned long ip);
+/* The idle loop: its halt is not a critical section. */
+void retrace_idle_enter_hook(void);
+void retrace_idle_exit_hook(void);
+
+#endif /* CONFIG_RETRACE_LATENCY_HOOKS */
+#endif /* _TRACE_RETRACE_LATENCY_HOOKS_H */

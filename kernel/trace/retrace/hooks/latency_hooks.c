@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The latency hooks: the out-of-line half of the static branches that
+ * include/linux/irqflags.h and include/linux/preempt.h carry (see
+ * <trace/retrace/latency_hooks.h>).  They pass interrupt and preemption
+ * transitions to one client, a latency tracer, and know nothing of it.
+ *
+ * Protocol.  @rt_lat_client is written only by register/unregister,
+ * under rt_lat_hooks_lock, while both keys are off; the hooks read it
+ * once, with interrupts or preemption off.  Unregister turns the keys
+ * off, then waits for every CPU to pass a preemptible point
+ * (rt_wait_preempt_readers()), after which no hook still runs the old
+ * client.  A hook that fires inside the client (the client takes a
+ * spinlock, say) is dropped by the per-CPU @rt_lat_busy guard.
+ */
+#include <linux/export.h>
+#include <linux/ftrace.h>
+#include <linux/jump_label.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <trace/retrace/ipset.h>
+#include <trace/retrace/latency_hooks.h>
+#include <trace/retrace/latency_client.h>
+
+DEFINE_STATIC_KEY_FALSE(retrace_irqs_hook_key);
+EXPORT_SYMBOL(retrace_irqs_hook_key);
+DEFINE_STATIC_KEY_FALSE(retrace_preempt_hook_key);
+EXPORT_SYMBOL(retrace_preempt_hook_key);
+
+static const struct rt_latency_client *rt_lat_client;
+static DEFINE_MUTEX(rt_lat_hooks_lock);
+/* Non-zero while this CPU runs the client: nested hooks are dropped. */
+static DEFINE_PER_CPU(int, rt_lat_busy);
+
+#define RT_LAT_CALL(fn, ...)						\
+	do {								\
+		const struct rt_latency_client *c;			\
+									\
+		if (in_nmi() || __this_cpu_read(rt_lat_busy))		\
+			break;						\
+		c = READ_ONCE(rt_lat_client);				\
+		if (!c || !c->fn)					\
+			break;						\
+		__this_cpu_write(rt_lat_busy, 1);			\
+		c->fn(__VA_ARGS__);					\
+		__this_cpu_write(rt_lat_busy, 0);			\
+	} while (0)
+
+/*
+ * The address reported is the caller's: the function that turned
+ * interrupts or preemption off or on (without frame pointers its own
+ * caller is not known).
+ */
+void notrace retrace_irqs_off_at(unsigned long ip)
+{
+	if (retrace_irqs_hooked())
+		RT_LAT_CALL(irqs_off, ip);
+}
+NOKPROBE_SYMBOL(retrace_irqs_off_at);
+
+void notrace retrace_irqs_on_at(unsigned long ip)
+{
+	if (retrace_irqs_hooked())
+		RT_LAT_CALL(irqs_on, ip);
+}
+NOKPROBE_SYMBOL(retrace_irqs_on_at);
+
+void notrace retrace_preempt_off_at(unsigned long ip)
+{
+	if (retrace_preempt_hooked())
+		RT_LAT_CALL(preempt_off, ip);
+}
+NOKPROBE_SYMBOL(retrace_preempt_off_at);
+
+void notrace retrace_preempt_on_at(unsigned long ip)
+{
+	if (retrace_preempt_hooked())
+		RT_LAT_CALL(preempt_on, ip);
+}
+NOKPROBE_SYMBOL(retrace_preempt_on_at);
+
+/**
+ * retrace_irqs_off_hook - interrupts just went off (static branch taken)
+ *
+ * Called from local_irq_disable() and local_irq_save() when they turned
+ * interrupts off; reports the caller's address.
+ */
+void notrace retrace_irqs_off_hook(void)
+{
+	RT_LAT_CALL(irqs_off, CALLER_ADDR0);
+}
+EXPORT_SYMBOL(retrace_irqs_off_hook);
+NOKPROBE_SYMBOL(retrace_irqs_off_hook);
+
+/**
+ * retrace_irqs_on_hook - interrupts are about to go on (static branch taken)
+ *
+ * Called from local_irq_enable() and local_irq_restore() with
+ * interrupts still off; reports the caller's address.
+ */
+void notrace retrace_irqs_on_hook(void)
+{
+	RT_LAT_CALL(irqs_on, CALLER_ADDR0);
+}
+EXPORT_SYMBOL(retrace_irqs_on_hook);
+NOKPROBE_SYMBOL(retrace_irqs_on_hook);
+
+/**
+ * retrace_preempt_add_hook - the preemption count grew (static branch taken)
+ * @val: by how much; a transition when the count is now exactly @val
+ */
+void notrace retrace_preempt_add_hook(int val)
+{
+	if (preempt_count() == val)
+		RT_LAT_CALL(preempt_off, CALLER_ADDR0);
+}
+EXPORT_SYMBOL(retrace_preempt_add_hook);
+NOKPROBE_SYMBOL(retrace_preempt_add_hook);
+
+/**
+ * retrace_preempt_sub_hook - the preemption count is about to shrink
+ * @val: by how much; a transition when the count is exactly @val
+ */
+void notrace retrace_preempt_sub_hook(int val)
+{
+	if (preempt_count() == val)
+		RT_LAT_CALL(preempt_on, CALLER_ADDR0);
+}
+EXPORT_SYMBOL(retrace_preempt_sub_hook);
+NOKPROBE_SYMBOL(retrace_preempt_sub_hook);
+
+void notrace retrace_idle_enter_hook(void)
+{
+	preempt_disable_notrace();
+	RT_LAT_CALL(idle, true);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(retrace_idle_enter_hook);
+
+void notrace retrace_idle_exit_hook(void)
+{
+	preempt_disable_notrace();
+	RT_LAT_CALL(idle, false);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(retrace_idle_exit_hook);
+
+/**
+ * rt_latency_hooks_register - send transitions to @client
+ * @client: the callbacks; must stay valid until unregistered
+ *
+ * Turns on the interrupt hooks if @client has irqs_off, the preemption
+ * hooks if it has preempt_off.  May sleep.
+ *
+ * Return: 0, or -EBUSY if another client is registered.
+ */
+int rt_latency_hooks_register(const struct rt_latency_client *client)
+{
+	int ret = 0;
+
+	mutex_lock(&rt_lat_hooks_lock);
+	if (rt_lat_client) {
+		ret = -EBUSY;
+		goto out;
+	}
+	WRITE_ONCE(rt_lat_client, client);
+	if (client->irqs_off)
+		static_branch_enable(&retrace_irqs_hook_key);
+	if (client->preempt_off)
+		static_branch_enable(&retrace_preempt_hook_key);
+out:
+	mutex_unlock(&rt_lat_hooks_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_latency_hooks_register);
+
+/**
+ * rt_latency_hooks_unregister - stop sending transitions to @client
+ * @client: what rt_latency_hooks_register() took
+ *
+ * On return no hook runs @client any more.  May sleep.
+ */
+void rt_latency_hooks_unregister(const struct rt_latency_client *client)
+{
+	mutex_lock(&rt_lat_hooks_lock);
+	if (rt_lat_client == client) {
+		static_branch_disable(&retrace_irqs_hook_key);
+		static_branch_disable(&retrace_preempt_hook_key);
+		rt_wait_preempt_readers();
+		WRITE_ONCE(rt_lat_client, NULL);
+		rt_wait_preempt_readers();
+	}
+	mutex_unlock(&rt_lat_hooks_lock);
+}
+EXPORT_SYMBOL_GPL(rt_latency_hooks_unregister);
