@@ -186,6 +186,7 @@ struct rt_tracer_opt {
  *        the default.  Runs under rcu_read_lock().
  * @print_columns: optional; prints the column legend of the header in
  *        place of the default one; returns false to keep the default
+ * @use_max: a latency tracer: "trace" shows the max-latency snapshot
  * @list: entry in the registry
  */
 struct rt_tracer {
@@ -201,6 +202,7 @@ struct rt_tracer {
 	bool		(*print_line)(struct rt_print_ctx *ctx);
 	bool		(*print_columns)(struct rt_instance *tr,
 					 struct seq_buf *s);
+	bool		use_max;
 	struct list_head list;
 };
 
@@ -254,6 +256,40 @@ static __always_inline void rt_zero_pad(void *rec, unsigned int len)
 	for (; len & 3; len++)
 		p[len] = 0;
 }
+
+/*
+ * The max-latency snapshot (core/max.c).  A latency tracer measures a
+ * section on one CPU and reports it; when it beats tracing_max_latency
+ * that CPU's ring is swapped into the max buffer, and "trace" shows
+ * the section's records from there.  Times are the ring buffer's clock
+ * (local_clock_noinstr()), in ns.
+ */
+#define RT_COMM_LEN	16
+struct rt_max_info {
+	u64		latency_ns;
+	u64		start_ts;	/* records shown: start_ts..end_ts */
+	u64		end_ts;
+	int		cpu;
+	unsigned long	start_ip;	/* "started at" */
+	unsigned long	end_ip;		/* "ended at" */
+	/* The task that suffered the latency. */
+	s32		pid;
+	u32		uid;
+	int		nice;
+	unsigned int	policy;
+	unsigned int	rt_prio;
+	char		comm[RT_COMM_LEN];
+};
+
+/* Does @ns beat tracing_max_latency (in us)? */
+static inline bool rt_max_beats(const struct rt_instance *tr, u64 ns)
+{
+	return ns > (u64)READ_ONCE(tr->max_latency) * 1000;
+}
+bool rt_max_report(struct rt_instance *tr, const struct rt_max_info *info);
+int rt_max_prepare(struct rt_instance *tr);
+void rt_max_sync(struct rt_instance *tr);
+void rt_max_fill_task(struct rt_max_info *info, struct task_struct *tsk);
 
 void rt_save_comm(struct task_struct *tsk);
 /* The command name saved for @pid, "<...>" if none: TASK_COMM_LEN bytes. */

@@ -221,10 +221,42 @@ void rt_reset_all_buffers(void)
 	struct rt_instance *tr = &rt_top;
 
 	rt_buffer_reset(READ_ONCE(tr->buffer));
-	if (READ_ONCE(tr->max_buffer))
+	if (READ_ONCE(tr->max_buffer)) {
+		mutex_lock(&rt_max_lock);
 		rt_buffer_reset(READ_ONCE(tr->max_buffer));
+		memset(&rt_max_shown, 0, sizeof(rt_max_shown));
+		mutex_unlock(&rt_max_lock);
+	}
 }
 EXPORT_SYMBOL_GPL(rt_reset_all_buffers);
+
+/* Is the current tracer a latency tracer, whose trace is the snapshot? */
+bool rt_tracer_uses_max(struct rt_instance *tr)
+{
+	struct rt_tracer *t;
+	bool ret;
+
+	rcu_read_lock();
+	t = READ_ONCE(tr->tracer);
+	ret = t && t->use_max;
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * "echo > trace": empty the buffer that trace shows; for a latency
+ * tracer that is the snapshot, and the live buffer with it.
+ */
+void rt_clear_trace(struct rt_instance *tr)
+{
+	rt_buffer_reset(tr->buffer);
+	if (rt_tracer_uses_max(tr) && tr->max_buffer) {
+		mutex_lock(&rt_max_lock);
+		rt_buffer_reset(tr->max_buffer);
+		memset(&rt_max_shown, 0, sizeof(rt_max_shown));
+		mutex_unlock(&rt_max_lock);
+	}
+}
 
 struct rt_event_type *rt_find_event_type(unsigned int type)
 {

@@ -23,6 +23,14 @@ void rt_print_header(struct rt_instance *tr, struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
 
+extern struct mutex rt_max_lock;
+extern struct rt_max_info rt_max_shown;
+void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
+		   u64 *entries);
+unsigned long rt_max_failed_swaps(void);
+bool rt_tracer_uses_max(struct rt_instance *tr);
+void rt_clear_trace(struct rt_instance *tr);
+
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);
 void rt_create_print_files(struct rt_instance *tr);

@@ -210,9 +210,20 @@ int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
  * @tr: the instance
  * @m: output
  */
+/* The kernel's preemption model, as the latency header names it. */
+static const char *rt_preempt_model(void)
+{
+	if (preempt_model_full() || preempt_model_rt())
+		return "preempt";
+	if (preempt_model_voluntary())
+		return "desktop";
+	return "server";
+}
+
 void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 {
 	u64 entries = 0, written = 0;
+	struct rt_max_info mx = {};
 	struct rt_rb_stats st;
 	int cpu;
 
@@ -227,14 +238,29 @@ void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 		written += st.written;
 	}
 	seq_buf_printf(m, "# tracer: %s\n#\n", rt_current_tracer_name(tr));
+	/* A latency tracer's trace is its snapshot: count that. */
+	mx.cpu = raw_smp_processor_id();
+	if (rt_tracer_uses_max(tr)) {
+		rt_max_header(tr, &mx, &entries);
+		written = entries;
+	}
 	if (rt_opt(tr, RT_OPT_LATENCY_FMT)) {
 		seq_buf_printf(m, "%s latency trace v1.1.5 on %s\n",
 			   rt_current_tracer_name(tr), init_utsname()->release);
 		seq_buf_puts(m, "--------------------------------------------------------------------\n");
-		seq_buf_printf(m, " latency: %lu us, #%llu/%llu, CPU#%d | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
+		seq_buf_printf(m, " latency: %lu us, #%llu/%llu, CPU#%d | (M:%s VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
 			   READ_ONCE(tr->max_latency), entries, written,
-			   raw_smp_processor_id(), num_online_cpus());
+			   mx.cpu, rt_preempt_model(), num_online_cpus());
 		seq_buf_puts(m, "    -----------------\n");
+		if (rt_tracer_uses_max(tr) && mx.latency_ns) {
+			seq_buf_printf(m, "    | task: %.16s-%d (uid:%u nice:%d policy:%u rt_prio:%u)\n",
+				       mx.comm, mx.pid, mx.uid, mx.nice,
+				       mx.policy, mx.rt_prio);
+			seq_buf_puts(m, "    -----------------\n");
+			seq_buf_printf(m, " => started at: %ps\n", (void *)mx.start_ip);
+			seq_buf_printf(m, " => ended at:   %ps\n", (void *)mx.end_ip);
+			seq_buf_puts(m, "\n");
+		}
 		rt_tracer_print_header(tr, m);
 		seq_buf_puts(m, "#                  _------=> CPU#\n"
 			    "#                 / _-----=> irqs-off\n"

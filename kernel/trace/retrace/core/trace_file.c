@@ -30,6 +30,9 @@
 struct rt_reader {
 	struct mutex		lock;		/* one read() at a time */
 	struct rt_instance	*tr;
+	struct rt_buffer	*buf;		/* trace: what it walks */
+	int			only_cpu;	/* snapshot: its CPU, else -1 */
+	u64			ts_lo, ts_hi;	/* snapshot: its records */
 	bool			consume;
 	bool			header_done;
 	bool			started;
@@ -93,12 +96,28 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 		if (!r->recs[cpu])
 			goto fail;
 	}
+	r->buf = tr->buffer;
+	r->only_cpu = -1;
 	if (!consume) {
 		r->iters = kcalloc(nr_cpu_ids, sizeof(*r->iters), GFP_KERNEL);
 		if (!r->iters)
 			goto fail;
+		/*
+		 * A latency tracer's trace is the snapshot: the records of
+		 * the longest section, on its CPU, in the max buffer (none
+		 * before the first).  It is the one of the moment of open.
+		 */
+		mutex_lock(&rt_max_lock);
+		if (rt_tracer_uses_max(tr) && tr->max_buffer) {
+			r->buf = tr->max_buffer;
+			r->only_cpu = rt_max_shown.latency_ns ?
+				      rt_max_shown.cpu : nr_cpu_ids;
+			r->ts_lo = rt_max_shown.start_ts;
+			r->ts_hi = rt_max_shown.end_ts;
+		}
+		mutex_unlock(&rt_max_lock);
 		for_each_possible_cpu(cpu)
-			rt_buffer_iter_start(&r->iters[cpu], tr->buffer, cpu);
+			rt_buffer_iter_start(&r->iters[cpu], r->buf, cpu);
 	}
 	seq_buf_init(&r->text, r->text_buf, RT_TEXT_SIZE);
 	return r;
@@ -112,10 +131,25 @@ static void rt_reader_peek_cpu(struct rt_reader *r, int cpu)
 {
 	if (r->have[cpu])
 		return;
-	if (r->consume)
+	if (r->consume) {
 		r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu, r->recs[cpu]);
-	else
-		r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu], r->recs[cpu]);
+		return;
+	}
+	if (r->only_cpu >= 0 && cpu != r->only_cpu)
+		return;
+	while ((r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu],
+						    r->recs[cpu]))) {
+		if (r->only_cpu < 0)
+			return;
+		/* The snapshot's CPU: only the section's records. */
+		if (r->recs[cpu]->ts > r->ts_hi) {
+			r->have[cpu] = false;
+			return;
+		}
+		if (r->recs[cpu]->ts >= r->ts_lo)
+			return;
+		rt_buffer_iter_advance(&r->iters[cpu], r->recs[cpu]);
+	}
 }
 
 /* Refill have[]/recs[] and return the CPU with the oldest record, or -1. */
@@ -333,7 +367,7 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 
 	if (!consume && (file->f_mode & FMODE_WRITE) &&
 	    (file->f_flags & O_TRUNC))
-		rt_buffer_reset(tr->buffer);
+		rt_clear_trace(tr);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	r = rt_reader_alloc(tr, consume);
@@ -437,7 +471,7 @@ static ssize_t rt_trace_write(struct file *file, const char __user *ubuf,
 	struct rt_instance *tr = file_inode(file)->i_private;
 
 	if (!(file->f_flags & O_TRUNC))
-		rt_buffer_reset(tr->buffer);
+		rt_clear_trace(tr);
 	return cnt;
 }
 

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The max-latency snapshot of an instance: what latency tracers keep of
+ * the longest section they measured, and what "trace" shows while one
+ * of them is current.
+ *
+ * A latency tracer finds a new maximum where it cannot sleep (with
+ * interrupts off, inside a scheduler lock), so the snapshot is taken in
+ * two steps:
+ *
+ *  1. rt_max_report() (any context but NMI) takes rt_max_pending_lock,
+ *     checks the latency against tracing_max_latency and any report
+ *     still pending, copies the report into @pending and queues an
+ *     irq_work, which queues rt_max_work.  A report that arrives while
+ *     another is pending is dropped: a longer one comes back later.
+ *
+ *  2. rt_max_work (process context) swaps the reporting CPU's ring of
+ *     the live buffer with the same CPU's ring of the max buffer
+ *     (rt_buffer_swap_cpu(): writers held off, readers excluded), and
+ *     then, under rt_max_lock, publishes the report as @shown and sets
+ *     tracing_max_latency.
+ *
+ * @shown always describes what the max buffer holds: the header and
+ * the reader of "trace" take it under rt_max_lock.  The swapped-in
+ * ring (the old snapshot) is what the live buffer writes into next;
+ * its old records are older than anything shown, and age out.
+ */
+#include <linux/cred.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include "internal.h"
+
+static DEFINE_RAW_SPINLOCK(rt_max_pending_lock);
+/* Under rt_max_pending_lock: */
+static struct rt_max_info rt_max_pending;	/* the longest not yet taken */
+static bool rt_max_is_pending;
+static bool rt_max_queued;			/* the work item will look */
+static struct rt_instance *rt_max_pending_tr;
+
+DEFINE_MUTEX(rt_max_lock);
+/* Under rt_max_lock: */
+struct rt_max_info rt_max_shown;	/* valid when latency_ns != 0 */
+static u64 *rt_max_swapped_at;		/* per CPU: clock at its last swap */
+static unsigned long rt_max_failed;	/* swaps refused */
+
+/*
+ * Take the pending report, if any, into the max buffer.  A section
+ * that ended before its CPU's last swap had its records moved into the
+ * max buffer by that swap already, and is published without another.
+ */
+static bool rt_max_take_one(void)
+{
+	struct rt_instance *tr;
+	struct rt_max_info info;
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&rt_max_pending_lock, flags);
+	if (!rt_max_is_pending) {
+		rt_max_queued = false;
+		raw_spin_unlock_irqrestore(&rt_max_pending_lock, flags);
+		return false;
+	}
+	info = rt_max_pending;
+	tr = rt_max_pending_tr;
+	rt_max_is_pending = false;
+	raw_spin_unlock_irqrestore(&rt_max_pending_lock, flags);
+
+	mutex_lock(&rt_max_lock);
+	/*
+	 * Reported against a max that the report taken just before this
+	 * one has raised since: no longer a max.
+	 */
+	if (!rt_max_beats(tr, info.latency_ns)) {
+		mutex_unlock(&rt_max_lock);
+		return true;
+	}
+	if (!tr->max_buffer || !rt_max_swapped_at) {
+		ret = -ENODEV;
+	} else if (info.end_ts > rt_max_swapped_at[info.cpu]) {
+		ret = rt_buffer_swap_cpu(tr->buffer, tr->max_buffer, info.cpu);
+		if (!ret)
+			rt_max_swapped_at[info.cpu] = local_clock_noinstr();
+	}
+	if (!ret) {
+		rt_max_shown = info;
+		WRITE_ONCE(tr->max_latency,
+			   max_t(unsigned long, 1, div_u64(info.latency_ns, 1000)));
+	} else {
+		rt_max_failed++;
+	}
+	mutex_unlock(&rt_max_lock);
+	return true;
+}
+
+static void rt_max_work_fn(struct work_struct *work)
+{
+	while (rt_max_take_one())
+		cond_resched();
+}
+static DECLARE_WORK(rt_max_work, rt_max_work_fn);
+
+static void rt_max_irq_work_fn(struct irq_work *w)
+{
+	schedule_work(&rt_max_work);
+}
+static struct irq_work rt_max_irq_work = IRQ_WORK_INIT(rt_max_irq_work_fn);
+
+/**
+ * rt_max_report - offer a measured section as the new maximum
+ * @tr: the instance
+ * @info: the section; @info->cpu is the CPU whose ring holds its records
+ *
+ * Callable with interrupts off, in any context but NMI.  The section is
+ * kept if it is longer than tracing_max_latency and than any report
+ * still waiting to be taken into the max buffer, which it replaces.
+ *
+ * Return: true if kept.
+ */
+bool rt_max_report(struct rt_instance *tr, const struct rt_max_info *info)
+{
+	unsigned long flags;
+	bool kept = false, queue = false;
+
+	raw_spin_lock_irqsave(&rt_max_pending_lock, flags);
+	if (rt_max_beats(tr, info->latency_ns) &&
+	    (!rt_max_is_pending ||
+	     info->latency_ns > rt_max_pending.latency_ns)) {
+		rt_max_pending = *info;
+		rt_max_pending_tr = tr;
+		rt_max_is_pending = true;
+		kept = true;
+		queue = !rt_max_queued;
+		rt_max_queued = true;
+	}
+	raw_spin_unlock_irqrestore(&rt_max_pending_lock, flags);
+	if (queue)
+		irq_work_queue(&rt_max_irq_work);
+	return kept;
+}
+EXPORT_SYMBOL_GPL(rt_max_report);
+
+/**
+ * rt_max_prepare - give @tr a max buffer the size of its live buffer
+ * @tr: the instance
+ *
+ * Called by a latency tracer's init, under rt_trace_lock.  Forgets the
+ * snapshot and sets tracing_max_latency to 0.  The max buffer, once
+ * allocated, stays: readers may hold a ring that a swap moved between
+ * the two buffers.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rt_max_prepare(struct rt_instance *tr)
+{
+	unsigned long size = rt_buffer_size(tr->buffer);
+	struct rt_buffer *max;
+	int ret = 0;
+
+	lockdep_assert_held(&rt_trace_lock);
+	if (!rt_max_swapped_at) {
+		rt_max_swapped_at = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+		if (!rt_max_swapped_at)
+			return -ENOMEM;
+	}
+	if (!tr->max_buffer) {
+		max = rt_buffer_alloc(size, true);
+		if (!max)
+			return -ENOMEM;
+		WRITE_ONCE(tr->max_buffer, max);
+	}
+	/* A new tracer starts from nothing, like "echo 0" and a clear. */
+	mutex_lock(&rt_max_lock);
+	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
+	WRITE_ONCE(tr->max_latency, 0);
+	if (rt_buffer_size(tr->max_buffer) != size) {
+		/* buffer_size_kb changed since. */
+		memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
+		ret = rt_buffer_resize(tr->max_buffer, size);
+	}
+	mutex_unlock(&rt_max_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_max_prepare);
+
+/**
+ * rt_max_sync - wait until no snapshot is being taken
+ * @tr: the instance
+ *
+ * For a latency tracer's reset, after its hooks are off.
+ */
+void rt_max_sync(struct rt_instance *tr)
+{
+	irq_work_sync(&rt_max_irq_work);
+	flush_work(&rt_max_work);
+}
+EXPORT_SYMBOL_GPL(rt_max_sync);
+
+unsigned long rt_max_failed_swaps(void)
+{
+	return READ_ONCE(rt_max_failed);
+}
+
+/*
+ * For the header: the snapshot's description and how many of its
+ * records "trace" shows.  Caller holds rt_trace_lock.
+ */
+void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
+		   u64 *entries)
+{
+	struct rt_rb_record *rec;
+	struct rt_rb_iter it;
+	u64 n = 0;
+
+	mutex_lock(&rt_max_lock);
+	if (rt_max_shown.latency_ns)
+		*info = rt_max_shown;
+	mutex_unlock(&rt_max_lock);
+	*entries = 0;
+	if (!info->latency_ns || !tr->max_buffer)
+		return;
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return;
+	rt_buffer_iter_start(&it, tr->max_buffer, info->cpu);
+	while (!rt_buffer_iter_peek(&it, rec) && rec->ts <= info->end_ts) {
+		n += rec->ts >= info->start_ts;
+		rt_buffer_iter_advance(&it, rec);
+	}
+	kfree(rec);
+	*entries = n;
+}
+
+/**
+ * rt_max_fill_task - describe @tsk in a report
+ * @info: the report
+ * @tsk: the task that suffered the latency
+ */
+void rt_max_fill_task(struct rt_max_info *info, struct task_struct *tsk)
+{
+	info->pid = tsk->pid;
+	/* current's creds need no RCU: the hooks run where it may not watch. */
+	info->uid = from_kuid_munged(&init_user_ns,
+				     tsk == current ? current_uid() : task_uid(tsk));
+	info->nice = task_nice(tsk);
+	info->policy = tsk->policy;
+	info->rt_prio = tsk->rt_priority;
+	BUILD_BUG_ON(RT_COMM_LEN != TASK_COMM_LEN);
+	memcpy(info->comm, tsk->comm, RT_COMM_LEN);
+}
+EXPORT_SYMBOL_GPL(rt_max_fill_task);
