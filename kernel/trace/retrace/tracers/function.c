@@ -23,11 +23,6 @@
 #include <trace/retrace/ipset.h>
 #include "function.h"
 
-struct rt_function_entry {
-	struct rt_entry	ent;
-	unsigned long	ip;
-	unsigned long	parent_ip;
-};
 
 /* Written under rt_callsite_lock; read locklessly by rt_fn_hit(). */
 static bool rt_fn_on;			/* a tracer selected, ftrace_enabled */

@@ -4,8 +4,16 @@
 #define _RETRACE_TRACERS_FUNCTION_H
 
 #include <linux/seq_file.h>
+#include <trace/retrace/core.h>
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/ipset.h>
+
+/* A function record (RT_TYPE_FUNCTION); the latency tracers write them too. */
+struct rt_function_entry {
+	struct rt_entry	ent;
+	unsigned long	ip;
+	unsigned long	parent_ip;
+};
 
 /* function.c: the tracer's sets, under rt_callsite_lock. */
 extern struct rt_cs_client rt_fn_client;
