@@ -8,19 +8,21 @@
  * interrupts off, inside a scheduler lock), so the snapshot is taken in
  * two steps:
  *
- *  1. rt_max_report() (any context but NMI) takes rt_max_pending_lock,
- *     checks the latency against tracing_max_latency and any report
- *     still pending, copies the report into @pending and queues an
- *     irq_work, which queues rt_max_work.  A report that arrives while
- *     another is pending is dropped: a longer one comes back later.
+ *  1. rt_max_report() (any context but NMI) takes rt_max_pending_lock;
+ *     a report longer than tracing_max_latency and than the one still
+ *     pending replaces it, and the first one queues an irq_work, which
+ *     queues rt_max_work.
  *
- *  2. rt_max_work (process context) swaps the reporting CPU's ring of
- *     the live buffer with the same CPU's ring of the max buffer
- *     (rt_buffer_swap_cpu(): writers held off, readers excluded), and
- *     then, under rt_max_lock, publishes the report as @shown and sets
+ *  2. rt_max_work (process context) takes pending reports one by one
+ *     until none is left.  Under rt_max_lock it checks the report
+ *     still beats the max, swaps the reporting CPU's ring of the live
+ *     buffer with the same CPU's ring of the max buffer
+ *     (rt_buffer_swap_cpu(): writers held off, readers excluded) unless
+ *     a swap after the section's end moved its records already, then
+ *     publishes the report as rt_max_shown and sets
  *     tracing_max_latency.
  *
- * @shown always describes what the max buffer holds: the header and
+ * rt_max_shown always describes what the max buffer holds: the header and
  * the reader of "trace" take it under rt_max_lock.  The swapped-in
  * ring (the old snapshot) is what the live buffer writes into next;
  * its old records are older than anything shown, and age out.

@@ -13,6 +13,8 @@
 #include <linux/lockdep.h>
 #include <trace/retrace/latency_hooks.h>
 
+#include "latency_entry.h"
+
 #ifndef CONFIG_RETRACE_LATENCY_HOOKS
 static inline void retrace_irqs_on_at(unsigned long ip) { }
 static inline void retrace_irqs_off_at(unsigned long ip) { }
@@ -38,7 +40,7 @@ NOKPROBE_SYMBOL(trace_hardirqs_on);
 /* Entry code: the hardware turned interrupts off on the way in. */
 void trace_hardirqs_off_finish(void)
 {
-	retrace_irqs_off_at(CALLER_ADDR0);
+	retrace_irqs_off_entry_at(CALLER_ADDR0);
 }
 EXPORT_SYMBOL(trace_hardirqs_off_finish);
 NOKPROBE_SYMBOL(trace_hardirqs_off_finish);

@@ -24,6 +24,7 @@
 #include <trace/retrace/ipset.h>
 #include <trace/retrace/latency_hooks.h>
 #include <trace/retrace/latency_client.h>
+#include "latency_entry.h"
 
 DEFINE_STATIC_KEY_FALSE(retrace_irqs_hook_key);
 EXPORT_SYMBOL(retrace_irqs_hook_key);
@@ -50,6 +51,34 @@ static DEFINE_PER_CPU(int, rt_lat_busy);
 	} while (0)
 
 /*
+ * Per CPU: interrupts were reported off and not yet on.  Written by its
+ * CPU only, with interrupts off.  An "on" is passed on only after an
+ * "off" (lockdep kernels call trace_hardirqs_on() even when interrupts
+ * are already on), and entry code's "off" only if none is open (a
+ * fault taken inside an interrupts-off section).
+ */
+static DEFINE_PER_CPU(bool, rt_lat_irqs_are_off);
+
+static __always_inline void rt_lat_irqs_off(unsigned long ip, bool entry)
+{
+	if (in_nmi())
+		return;
+	if (entry && __this_cpu_read(rt_lat_irqs_are_off))
+		return;
+	__this_cpu_write(rt_lat_irqs_are_off, true);
+	RT_LAT_CALL(irqs_off, ip);
+}
+
+static __always_inline void rt_lat_irqs_on(unsigned long ip)
+{
+	if (!raw_irqs_disabled() || in_nmi() ||
+	    !__this_cpu_read(rt_lat_irqs_are_off))
+		return;
+	__this_cpu_write(rt_lat_irqs_are_off, false);
+	RT_LAT_CALL(irqs_on, ip);
+}
+
+/*
  * The address reported is the caller's: the function that turned
  * interrupts or preemption off or on (without frame pointers its own
  * caller is not known).
@@ -57,14 +86,22 @@ static DEFINE_PER_CPU(int, rt_lat_busy);
 void notrace retrace_irqs_off_at(unsigned long ip)
 {
 	if (retrace_irqs_hooked())
-		RT_LAT_CALL(irqs_off, ip);
+		rt_lat_irqs_off(ip, false);
 }
 NOKPROBE_SYMBOL(retrace_irqs_off_at);
+
+/* Lockdep kernels' entry code; interrupts may have been off before. */
+void notrace retrace_irqs_off_entry_at(unsigned long ip)
+{
+	if (retrace_irqs_hooked())
+		rt_lat_irqs_off(ip, true);
+}
+NOKPROBE_SYMBOL(retrace_irqs_off_entry_at);
 
 void notrace retrace_irqs_on_at(unsigned long ip)
 {
 	if (retrace_irqs_hooked())
-		RT_LAT_CALL(irqs_on, ip);
+		rt_lat_irqs_on(ip);
 }
 NOKPROBE_SYMBOL(retrace_irqs_on_at);
 
@@ -90,7 +127,7 @@ NOKPROBE_SYMBOL(retrace_preempt_on_at);
  */
 void notrace retrace_irqs_off_hook(void)
 {
-	RT_LAT_CALL(irqs_off, CALLER_ADDR0);
+	rt_lat_irqs_off(CALLER_ADDR0, false);
 }
 EXPORT_SYMBOL(retrace_irqs_off_hook);
 NOKPROBE_SYMBOL(retrace_irqs_off_hook);
@@ -103,7 +140,7 @@ NOKPROBE_SYMBOL(retrace_irqs_off_hook);
  */
 void notrace retrace_irqs_on_hook(void)
 {
-	RT_LAT_CALL(irqs_on, CALLER_ADDR0);
+	rt_lat_irqs_on(CALLER_ADDR0);
 }
 EXPORT_SYMBOL(retrace_irqs_on_hook);
 NOKPROBE_SYMBOL(retrace_irqs_on_hook);

@@ -862,10 +862,12 @@ static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
  */
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c = buf->cpus[cpu];
+	struct rb_cpu *c;
 	int ret;
 
+	/* After the lock: rt_buffer_swap_cpu() may move the ring. */
 	down_read(&buf->readers);
+	c = buf->cpus[cpu];
 	mutex_lock(&c->reader_lock);
 	ret = rb_peek(c, rec);
 	mutex_unlock(&c->reader_lock);
@@ -887,10 +889,12 @@ EXPORT_SYMBOL_GPL(rt_buffer_peek);
  */
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c = buf->cpus[cpu];
+	struct rb_cpu *c;
 	int ret;
 
+	/* After the lock: rt_buffer_swap_cpu() may move the ring. */
 	down_read(&buf->readers);
+	c = buf->cpus[cpu];
 	mutex_lock(&c->reader_lock);
 	for (;;) {
 		unsigned long rp;
