@@ -269,8 +269,9 @@ struct rt_max_info {
 	u64		latency_ns;
 	u64		start_ts;	/* records shown: start_ts..end_ts */
 	u64		end_ts;
-	int		cpu;
-	unsigned long	start_ip;	/* "started at" */
+	int		cpu;		/* where it ended */
+	int		start_cpu;	/* where it began (may be @cpu) */
+	unsigned long	start_ip;	/* "started at", 0: no such line */
 	unsigned long	end_ip;		/* "ended at" */
 	/* The task that suffered the latency. */
 	s32		pid;

@@ -51,6 +51,22 @@ static u64 *rt_max_swapped_at;		/* per CPU: clock at its last swap */
 static unsigned long rt_max_failed;	/* swaps refused */
 
 /*
+ * Move @cpu's live ring, holding records up to @end_ts, into the max
+ * buffer, unless a swap after @end_ts moved them there already.
+ */
+static int rt_max_swap_cpu(struct rt_instance *tr, int cpu, u64 end_ts)
+{
+	int ret;
+
+	if (end_ts <= rt_max_swapped_at[cpu])
+		return 0;
+	ret = rt_buffer_swap_cpu(tr->buffer, tr->max_buffer, cpu);
+	if (!ret)
+		rt_max_swapped_at[cpu] = local_clock_noinstr();
+	return ret;
+}
+
+/*
  * Take the pending report, if any, into the max buffer.  A section
  * that ended before its CPU's last swap had its records moved into the
  * max buffer by that swap already, and is published without another.
@@ -84,10 +100,10 @@ static bool rt_max_take_one(void)
 	}
 	if (!tr->max_buffer || !rt_max_swapped_at) {
 		ret = -ENODEV;
-	} else if (info.end_ts > rt_max_swapped_at[info.cpu]) {
-		ret = rt_buffer_swap_cpu(tr->buffer, tr->max_buffer, info.cpu);
-		if (!ret)
-			rt_max_swapped_at[info.cpu] = local_clock_noinstr();
+	} else {
+		ret = rt_max_swap_cpu(tr, info.cpu, info.end_ts);
+		if (!ret && info.start_cpu != info.cpu)
+			ret = rt_max_swap_cpu(tr, info.start_cpu, info.end_ts);
 	}
 	if (!ret) {
 		rt_max_shown = info;
@@ -208,6 +224,21 @@ unsigned long rt_max_failed_swaps(void)
 	return READ_ONCE(rt_max_failed);
 }
 
+/* The snapshot's records in @cpu's ring of the max buffer. */
+static u64 rt_max_count(struct rt_instance *tr, int cpu,
+			const struct rt_max_info *info, struct rt_rb_record *rec)
+{
+	struct rt_rb_iter it;
+	u64 n = 0;
+
+	rt_buffer_iter_start(&it, tr->max_buffer, cpu);
+	while (!rt_buffer_iter_peek(&it, rec) && rec->ts <= info->end_ts) {
+		n += rec->ts >= info->start_ts;
+		rt_buffer_iter_advance(&it, rec);
+	}
+	return n;
+}
+
 /*
  * For the header: the snapshot's description and how many of its
  * records "trace" shows.  Caller holds rt_trace_lock.
@@ -216,8 +247,7 @@ void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
 		   u64 *entries)
 {
 	struct rt_rb_record *rec;
-	struct rt_rb_iter it;
-	u64 n = 0;
+	u64 n;
 
 	mutex_lock(&rt_max_lock);
 	if (rt_max_shown.latency_ns)
@@ -229,11 +259,9 @@ void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
 	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return;
-	rt_buffer_iter_start(&it, tr->max_buffer, info->cpu);
-	while (!rt_buffer_iter_peek(&it, rec) && rec->ts <= info->end_ts) {
-		n += rec->ts >= info->start_ts;
-		rt_buffer_iter_advance(&it, rec);
-	}
+	n = rt_max_count(tr, info->cpu, info, rec);
+	if (info->start_cpu != info->cpu)
+		n += rt_max_count(tr, info->start_cpu, info, rec);
 	kfree(rec);
 	*entries = n;
 }
@@ -247,8 +275,13 @@ void rt_max_fill_task(struct rt_max_info *info, struct task_struct *tsk)
 {
 	info->pid = tsk->pid;
 	/* current's creds need no RCU: the hooks run where it may not watch. */
-	info->uid = from_kuid_munged(&init_user_ns,
-				     tsk == current ? current_uid() : task_uid(tsk));
+	if (tsk == current) {
+		info->uid = from_kuid_munged(&init_user_ns, current_uid());
+	} else {
+		rcu_read_lock();
+		info->uid = from_kuid_munged(&init_user_ns, task_uid(tsk));
+		rcu_read_unlock();
+	}
 	info->nice = task_nice(tsk);
 	info->policy = tsk->policy;
 	info->rt_prio = tsk->rt_priority;

@@ -257,8 +257,11 @@ void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 				       mx.comm, mx.pid, mx.uid, mx.nice,
 				       mx.policy, mx.rt_prio);
 			seq_buf_puts(m, "    -----------------\n");
-			seq_buf_printf(m, " => started at: %ps\n", (void *)mx.start_ip);
-			seq_buf_printf(m, " => ended at:   %ps\n", (void *)mx.end_ip);
+			/* Sections have ends; wakeups have none. */
+			if (mx.start_ip) {
+				seq_buf_printf(m, " => started at: %ps\n", (void *)mx.start_ip);
+				seq_buf_printf(m, " => ended at:   %ps\n", (void *)mx.end_ip);
+			}
 			seq_buf_puts(m, "\n");
 		}
 		rt_tracer_print_header(tr, m);

@@ -32,6 +32,7 @@ struct rt_reader {
 	struct rt_instance	*tr;
 	struct rt_buffer	*buf;		/* trace: what it walks */
 	int			only_cpu;	/* snapshot: its CPU, else -1 */
+	int			also_cpu;	/* snapshot: where it began */
 	u64			ts_lo, ts_hi;	/* snapshot: its records */
 	bool			consume;
 	bool			header_done;
@@ -98,6 +99,7 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 	}
 	r->buf = tr->buffer;
 	r->only_cpu = -1;
+	r->also_cpu = -1;
 	if (!consume) {
 		r->iters = kcalloc(nr_cpu_ids, sizeof(*r->iters), GFP_KERNEL);
 		if (!r->iters)
@@ -112,6 +114,8 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 			r->buf = tr->max_buffer;
 			r->only_cpu = rt_max_shown.latency_ns ?
 				      rt_max_shown.cpu : nr_cpu_ids;
+			r->also_cpu = rt_max_shown.latency_ns ?
+				      rt_max_shown.start_cpu : nr_cpu_ids;
 			r->ts_lo = rt_max_shown.start_ts;
 			r->ts_hi = rt_max_shown.end_ts;
 		}
@@ -135,13 +139,13 @@ static void rt_reader_peek_cpu(struct rt_reader *r, int cpu)
 		r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu, r->recs[cpu]);
 		return;
 	}
-	if (r->only_cpu >= 0 && cpu != r->only_cpu)
+	if (r->only_cpu >= 0 && cpu != r->only_cpu && cpu != r->also_cpu)
 		return;
 	while ((r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu],
 						    r->recs[cpu]))) {
 		if (r->only_cpu < 0)
 			return;
-		/* The snapshot's CPU: only the section's records. */
+		/* The snapshot's CPUs: only the section's records. */
 		if (r->recs[cpu]->ts > r->ts_hi) {
 			r->have[cpu] = false;
 			return;

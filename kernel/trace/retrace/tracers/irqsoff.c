@@ -105,6 +105,7 @@ static void notrace rt_lat_stop(unsigned long ip)
 	info.start_ts = c->start;
 	info.end_ts = local_clock_noinstr();
 	info.cpu = smp_processor_id();
+	info.start_cpu = info.cpu;
 	info.start_ip = c->start_ip;
 	info.end_ip = ip;
 	rt_max_fill_task(&info, current);
