@@ -224,7 +224,14 @@ static void rt_fn_print(struct rt_print_ctx *ctx)
 	if (ctx->len < sizeof(*e))
 		return;
 	rt_print_sym(ctx, e->ip);
-	if (rt_opt(ctx->tr, RT_OPT_PRINT_PARENT)) {
+	if (!rt_opt(ctx->tr, RT_OPT_PRINT_PARENT))
+		return;
+	/* The latency format names the caller in parentheses. */
+	if (rt_opt(ctx->tr, RT_OPT_LATENCY_FMT)) {
+		seq_buf_puts(ctx->s, " (");
+		rt_print_sym(ctx, e->parent_ip);
+		seq_buf_putc(ctx->s, ')');
+	} else {
 		seq_buf_puts(ctx->s, " <-");
 		rt_print_sym(ctx, e->parent_ip);
 	}
