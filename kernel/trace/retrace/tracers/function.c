@@ -44,6 +44,16 @@ struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
 unsigned int rt_fn_filter_gone;
 
 static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
+
+/*
+ * Gated tracing, for the latency tracers: with rt_fn_gated set (under
+ * rt_callsite_lock, before the sites are patched), a CPU records
+ * functions only while its rt_fn_gate_open is true.  That flag is
+ * written by its own CPU only, from the latency tracer's hooks at the
+ * start and end of a measured section.
+ */
+static bool rt_fn_gated;
+DEFINE_PER_CPU(bool, rt_fn_gate_open);
 /* The instance the tracer was started on; set before rt_fn_on. */
 static struct rt_instance *rt_fn_tr;
 
@@ -116,6 +126,8 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	struct rt_handle h;
 
 	if (!READ_ONCE(rt_fn_on))
+		return;
+	if (READ_ONCE(rt_fn_gated) && !this_cpu_read(rt_fn_gate_open))
 		return;
 	if (READ_ONCE(rt_graph_on)) {
 		rt_graph_entry(ip, parent_slot, check);
@@ -208,6 +220,50 @@ static void rt_fn_reset(struct rt_instance *tr)
 	mutex_lock(&rt_callsite_lock);
 	rt_fn_selected = false;
 	rt_fn_sync();
+	mutex_unlock(&rt_callsite_lock);
+}
+
+/**
+ * rt_fn_gated_start - record functions inside a latency tracer's sections
+ * @tr: the instance
+ *
+ * The function tracer's sites (set_ftrace_filter, set_ftrace_notrace and
+ * ftrace_enabled apply) are patched, and each CPU records the functions
+ * it runs while its rt_fn_gate_open is set.  Called by a latency
+ * tracer's init, instead of the function tracer being current.
+ *
+ * Return: 0 or the patcher's error (nothing then stays patched).
+ */
+int rt_fn_gated_start(struct rt_instance *tr)
+{
+	int ret;
+
+	mutex_lock(&rt_callsite_lock);
+	WRITE_ONCE(rt_fn_tr, tr);
+	WRITE_ONCE(rt_fn_gated, true);
+	rt_fn_selected = true;
+	ret = rt_fn_sync();
+	if (ret) {
+		rt_fn_selected = false;
+		rt_fn_sync();
+		WRITE_ONCE(rt_fn_gated, false);
+	}
+	mutex_unlock(&rt_callsite_lock);
+	return ret;
+}
+
+/**
+ * rt_fn_gated_stop - undo rt_fn_gated_start()
+ *
+ * Returns once the sites are back to NOPs and no callback runs; the
+ * caller then closes every CPU's gate.
+ */
+void rt_fn_gated_stop(void)
+{
+	mutex_lock(&rt_callsite_lock);
+	rt_fn_selected = false;
+	rt_fn_sync();
+	WRITE_ONCE(rt_fn_gated, false);
 	mutex_unlock(&rt_callsite_lock);
 }
 

@@ -21,6 +21,10 @@ extern struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
 extern unsigned int rt_fn_filter_gone;
 int rt_fn_sync(void);
 bool rt_fn_selects(unsigned long ip);
+/* Functions inside latency sections only (see function.c). */
+DECLARE_PER_CPU(bool, rt_fn_gate_open);
+int rt_fn_gated_start(struct rt_instance *tr);
+void rt_fn_gated_stop(void);
 bool rt_fn_pid_wanted(void);
 
 /*

@@ -7,8 +7,10 @@
  * watched are on, and ends when the last of them comes back on; the
  * latency hooks (hooks/latency_hooks.c) report each transition, with
  * interrupts or preemption off, on the CPU it happens on.  A section
- * writes a function record where it starts and one where it ends; if
- * it beats tracing_max_latency it is reported to the core
+ * writes a function record where it starts and one where it ends, and
+ * with ftrace_enabled the functions run in between (the function
+ * tracer's sites, gated per CPU: rt_fn_gated_start()); if it beats
+ * tracing_max_latency it is reported to the core
  * (rt_max_report()), which moves the CPU's ring into the max buffer
  * for "trace" to show.
  *
@@ -86,6 +88,7 @@ static void notrace rt_lat_start(unsigned long ip)
 	c->start_ip = ip;
 	c->active = true;
 	rt_lat_record(ip, ip);
+	this_cpu_write(rt_fn_gate_open, true);
 }
 
 static void notrace rt_lat_stop(unsigned long ip)
@@ -96,6 +99,7 @@ static void notrace rt_lat_stop(unsigned long ip)
 
 	if (!c->active || in_nmi())
 		return;
+	this_cpu_write(rt_fn_gate_open, false);
 	c->active = false;
 	now = local_clock_noinstr();
 	if (!rt_max_beats(rt_lat_tr, now - c->start))
@@ -182,22 +186,40 @@ static int rt_lat_init(struct rt_instance *tr, int mode)
 	ret = rt_max_prepare(tr);
 	if (ret)
 		return ret;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu(rt_lat_cpus, cpu).active = false;
+		per_cpu(rt_fn_gate_open, cpu) = false;
+	}
+	/*
+	 * Sites first, gates all closed: the stop_machine() that patches
+	 * them would otherwise be measured as a section.
+	 */
+	ret = rt_fn_gated_start(tr);
+	if (ret)
+		return ret;
 	rt_lat_tr = tr;
 	rt_lat_mode = mode;
 	/* Like upstream, these tracers print in the latency format. */
 	rt_lat_saved_latfmt = rt_opt(tr, RT_OPT_LATENCY_FMT);
 	set_bit(RT_OPT_LATENCY_FMT, &tr->options);
 	ret = rt_latency_hooks_register(rt_lat_client_of(mode));
-	if (ret && !rt_lat_saved_latfmt)
-		clear_bit(RT_OPT_LATENCY_FMT, &tr->options);
+	if (ret) {
+		rt_fn_gated_stop();
+		if (!rt_lat_saved_latfmt)
+			clear_bit(RT_OPT_LATENCY_FMT, &tr->options);
+	}
 	return ret;
 }
 
 static void rt_lat_reset(struct rt_instance *tr)
 {
+	int cpu;
+
+	/* Hooks off first: unpatching the sites stops every CPU. */
 	rt_latency_hooks_unregister(rt_lat_client_of(rt_lat_mode));
+	for_each_possible_cpu(cpu)
+		per_cpu(rt_fn_gate_open, cpu) = false;
+	rt_fn_gated_stop();
 	rt_max_sync(tr);
 	if (!rt_lat_saved_latfmt)
 		clear_bit(RT_OPT_LATENCY_FMT, &tr->options);
