@@ -7,12 +7,14 @@
 #define _TRACE_RETRACE_CORE_H
 
 #include <linux/cpumask.h>
+#include <linux/irq_work.h>
 #include <linux/percpu.h>
 #include <asm/current.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <trace/retrace/ring_buffer.h>
 
 struct dentry;
@@ -98,6 +100,10 @@ struct rt_instance {
 	struct dentry		*dir;
 	struct rt_tracer	*tracer;
 	unsigned long		max_latency;
+	/* Sleeping trace_pipe readers: the protocol is in core/pipe_wait.c. */
+	bool			pipe_waiting;
+	struct irq_work		pipe_work;
+	wait_queue_head_t	pipe_wq;
 };
 
 static inline bool rt_opt(const struct rt_instance *tr, enum rt_option o)
@@ -115,6 +121,7 @@ static inline bool rt_tracer_opt(const struct rt_instance *tr,
 /* What a reservation came from; pass it to rt_commit(). */
 struct rt_handle {
 	struct rt_buffer	*buf;
+	struct rt_instance	*tr;
 };
 
 /*
@@ -220,10 +227,17 @@ bool rt_recording(struct rt_instance *tr);
 void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 		       unsigned int type, unsigned int len, unsigned long pc);
 
-/* Publish the record reserved through @h (same CPU, preemption off). */
+void rt_pipe_kick(struct rt_instance *tr);
+
+/*
+ * Publish the record reserved through @h (same CPU, preemption off),
+ * then wake trace_pipe readers if one sleeps (core/pipe_wait.c).
+ */
 static __always_inline void rt_commit(struct rt_handle *h)
 {
 	rt_buffer_commit(h->buf);
+	if (unlikely(READ_ONCE(h->tr->pipe_waiting)))
+		rt_pipe_kick(h->tr);
 }
 
 void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip);
@@ -321,6 +335,8 @@ static __always_inline bool rt_record_copy(struct rt_instance *tr,
 	rt_zero_pad(dst, len);
 	rt_save_comm(current);
 	rt_buffer_commit(buf);
+	if (unlikely(READ_ONCE(tr->pipe_waiting)))
+		rt_pipe_kick(tr);
 	return true;
 }
 

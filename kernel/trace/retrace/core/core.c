@@ -139,6 +139,7 @@ void *notrace rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 	struct rt_entry *e;
 
 	h->buf = READ_ONCE(tr->buffer);
+	h->tr = tr;
 	e = rt_buffer_reserve(h->buf, len);
 	if (e) {
 		rt_fill_header(e, type, pc);
@@ -346,6 +347,8 @@ int rt_set_tracer(struct rt_instance *tr, const char *name)
 	WRITE_ONCE(tr->tracer, NULL);
 	tr->tracer_opts = found->default_opts;
 	atomic_inc(&rt_tracer_generation);
+	/* Readers of trace_pipe end their read (EOF) at a switch. */
+	rt_pipe_wake_all(tr);
 	ret = found->init ? found->init(tr) : 0;
 	if (ret) {
 		/* Restart the old tracer rather than leave none. */
@@ -385,6 +388,7 @@ static int __init rt_core_init(void)
 	if (!zalloc_cpumask_var(&tr->cpumask, GFP_KERNEL))
 		return -ENOMEM;
 	cpumask_copy(tr->cpumask, cpu_possible_mask);
+	rt_pipe_init(tr);
 
 	tr->buffer = rt_buffer_alloc(RT_DEFAULT_BUFFER_BYTES,
 				     rt_opt(tr, RT_OPT_OVERWRITE));

@@ -4,6 +4,7 @@
 #define _RETRACE_INTERNAL_H
 
 #include <linux/cpumask.h>
+#include <linux/poll.h>
 #include <trace/retrace/core.h>
 
 struct seq_file;
@@ -30,6 +31,14 @@ void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
 unsigned long rt_max_failed_swaps(void);
 bool rt_tracer_uses_max(struct rt_instance *tr);
 void rt_clear_trace(struct rt_instance *tr);
+
+/* pipe_wait.c */
+void rt_pipe_init(struct rt_instance *tr);
+void rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
+		   void *arg);
+void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
+		       poll_table *pt);
+void rt_pipe_wake_all(struct rt_instance *tr);
 
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);

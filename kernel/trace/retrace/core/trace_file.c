@@ -397,27 +397,52 @@ static int rt_trace_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static bool rt_pipe_has_data(struct rt_reader *r)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (!rt_buffer_empty_cpu(r->tr->buffer, cpu))
+			return true;
+	return false;
+}
+
+/* A consuming reader should not sleep: records, or the tracer changed. */
+static bool rt_pipe_ready(void *arg)
+{
+	struct rt_reader *r = arg;
+
+	return atomic_read(&rt_tracer_generation) != r->generation ||
+	       rt_pipe_has_data(r);
+}
+
 /* Wait for data; 0 when there is some, else the errno or 1 for EOF. */
 static int rt_pipe_wait(struct rt_reader *r, struct file *file)
 {
 	for (;;) {
-		int cpu;
-
 		if (atomic_read(&rt_tracer_generation) != r->generation)
 			return 1;
-		for_each_possible_cpu(cpu)
-			if (!rt_buffer_empty_cpu(r->tr->buffer, cpu))
-				return 0;
+		if (rt_pipe_has_data(r))
+			return 0;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -EINTR;
-		/*
-		 * Writers cannot wake us from every context they run in
-		 * (NMI), so poll at a short interval instead.
-		 */
-		schedule_timeout_interruptible(HZ / 20);
+		/* Woken by the first record written (core/pipe_wait.c). */
+		rt_pipe_sleep(r->tr, rt_pipe_ready, r);
 	}
+}
+
+static __poll_t rt_pipe_poll(struct file *file, poll_table *pt)
+{
+	struct rt_reader *r = file->private_data;
+
+	if (!r)
+		return EPOLLERR;
+	if (rt_pipe_ready(r))
+		return EPOLLIN | EPOLLRDNORM;
+	rt_pipe_poll_wait(r->tr, file, pt);
+	return rt_pipe_ready(r) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static ssize_t rt_trace_read(struct file *file, char __user *ubuf,
@@ -490,6 +515,7 @@ static const struct file_operations rt_trace_fops = {
 static const struct file_operations rt_pipe_fops = {
 	.open		= rt_pipe_open,
 	.read		= rt_trace_read,
+	.poll		= rt_pipe_poll,
 	.release	= rt_trace_release,
 	.llseek		= noop_llseek,
 };

@@ -16,6 +16,9 @@
  *                               times (us) just before and after the
  *                               read() on that line: "DATA T0 T1"
  *                               ("TIMEOUT T0 T1"), then the data read
+ *   rtio polltimed FILE MS      poll() FILE for POLLIN, at most MS ms;
+ *                               prints "READY T0 T1" or "TIMEOUT T0 T1"
+ *                               (CLOCK_MONOTONIC us around the poll())
  *   rtio clock                  prints CLOCK_MONOTONIC in microseconds
  *   rtio slowread FILE CHUNK MS reads FILE for ever (until killed),
  *                               CHUNK bytes per read(), sleeping MS ms
@@ -35,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,7 +207,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|polltimed|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "asuser")) {
@@ -279,6 +283,25 @@ int main(int argc, char **argv)
 		}
 		n = read(fd, buf, sizeof(buf));
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	if (!strcmp(argv[1], "polltimed")) {
+		struct pollfd p;
+		long long t0;
+		int r;
+
+		if (argc < 4)
+			return 2;
+		p.fd = open(argv[2], O_RDONLY);
+		if (p.fd < 0) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		p.events = POLLIN;
+		t0 = now_us();
+		r = poll(&p, 1, atoi(argv[3]));
+		printf("%s %lld %lld\n", r < 0 ? errname(errno) :
+		       r == 0 ? "TIMEOUT" : "READY", t0, now_us());
 		return 0;
 	}
 	if (!strcmp(argv[1], "readwait") || !strcmp(argv[1], "readtimed")) {
