@@ -55,8 +55,8 @@ soak:
 	@$(H)/soak.sh
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/host build/check-* build/soak-* build/bench \
-		build/bzImage build/modules build/debug build/ref build/idle
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/check-* build/soak-* build/bench \
+		build/bzImage build/modules build/debug build/ref build/idle build/nolat
 
 distclean:
 	rm -rf build

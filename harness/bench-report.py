@@ -27,6 +27,10 @@ ROWS = [  # name, unit, is_overhead
     ("preemptoff_openclose", "ns/call", True),
     ("preemptirqsoff_getppid", "ns/call", True),
     ("preemptirqsoff_openclose", "ns/call", True),
+    ("wakeup_getppid", "ns/call", True),
+    ("wakeup_openclose", "ns/call", True),
+    ("wakeup_rt_getppid", "ns/call", True),
+    ("wakeup_rt_openclose", "ns/call", True),
     ("kprobe_getppid", "ns/call", True),
     ("kprobe_offset_getppid", "ns/call", True),
     ("marker_write", "ns/write", False),
@@ -106,21 +110,31 @@ show(f"make bench: QEMU -icount (instruction-counted), mean of {runs} runs", ico
 wall = table("wall", wall_runs, statistics.median) if wall_runs else []
 if wall:
     show(f"cross-check: wall clock, median of {wall_runs} runs (NOISY, smaller loops)", wall)
+
+def idle_cost(without, title, column):
+    """Baseline loops of the normal kernel against flavour @without."""
+    rows = []
+    for name in ("baseline_getppid", "baseline_openclose"):
+        xs = {f: [parse(f"{out}/icount-{f}-{i}.log").get(name) for i in range(1, runs + 1)]
+              for f in (without, "normal")}
+        if all(x is not None for f in xs for x in xs[f]):
+            a, b = statistics.mean(xs[without]), statistics.mean(xs["normal"])
+            rows.append((name, a, b, 100 * (b - a) / a))
+    if rows:
+        print(f"{title}: QEMU -icount, mean of {runs} runs")
+        print(f"{'workload':36} {column:>10} {'retrace':>10} {'cost':>7}")
+        for name, a, b, pct in rows:
+            print(f"{name:36} {a:10.1f} {b:10.1f} {pct:6.2f}%")
+        print()
+    return rows
+
+
 # Idle cost: retrace compiled in (call sites as NOPs) against the same
-# kernel without its function tracer, tracing off in both.
-idle = []
-for name in ("baseline_getppid", "baseline_openclose"):
-    xs = {f: [parse(f"{out}/icount-{f}-{i}.log").get(name) for i in range(1, runs + 1)]
-          for f in ("idle", "normal")}
-    if all(x is not None for f in xs for x in xs[f]):
-        a, b = statistics.mean(xs["idle"]), statistics.mean(xs["normal"])
-        idle.append((name, a, b, 100 * (b - a) / a))
-if idle:
-    print(f"idle cost: QEMU -icount, mean of {runs} runs")
-    print(f"{'workload':36} {'no ftrace':>10} {'retrace':>10} {'cost':>7}")
-    for name, a, b, pct in idle:
-        print(f"{name:36} {a:10.1f} {b:10.1f} {pct:6.2f}%")
-    print()
+# kernel without its function tracer, tracing off in both; and against
+# the kernel without its latency tracers (their dormant hooks and the
+# tracepoints).
+idle = idle_cost("idle", "idle cost of retrace", "no ftrace")
+nolat = idle_cost("nolat", "idle cost of the latency tracers", "no lat")
 
 with open(f"{out}/results.csv", "w", newline="") as f:
     w = csv.writer(f)
@@ -129,7 +143,8 @@ with open(f"{out}/results.csv", "w", newline="") as f:
     for clock, rows in (("icount", icount), ("wall", wall)):
         for r in rows:
             w.writerow([clock, r[0], r[1]] + ["" if x is None else f"{x:.4f}" for x in r[2:]])
-    for name, a, b, pct in idle:
-        w.writerow(["icount-idle", name, "ns/call", f"{a:.4f}", f"{b:.4f}",
-                    f"{b / a:.4f}", "", ""])
+    for clock, rows in (("icount-idle", idle), ("icount-nolat", nolat)):
+        for name, a, b, pct in rows:
+            w.writerow([clock, name, "ns/call", f"{a:.4f}", f"{b:.4f}",
+                        f"{b / a:.4f}", "", ""])
 print(f"wrote {out}/results.csv")

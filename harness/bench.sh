@@ -4,7 +4,8 @@
 # -icount (guest time counts instructions: repeatable), twice each, and
 # once more per kernel without -icount as a noisy wall-clock cross-check
 # (median of BENCH_WALL_RUNS).  A third kernel, retrace without its
-# function tracer, runs the baseline loops for the idle cost.  Writes
+# function tracer, runs the baseline loops for the idle cost, and a
+# fourth, retrace without its latency tracers, for theirs.  Writes
 # build/bench/results.csv.
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -16,15 +17,16 @@ WALL_RUNS=${BENCH_WALL_RUNS:-5}
 SCALE=${BENCH_SCALE:-100}
 
 "$TOP/harness/deps.sh"
-use_flavour() {	# use_flavour ref|normal|idle: set the variables lib.sh reads
-	unset REF IDLE DEBUG
+use_flavour() {	# use_flavour ref|normal|idle|nolat: set the variables lib.sh reads
+	unset REF IDLE NOLAT DEBUG
 	case $1 in
 	ref) export REF=1 ;;
 	idle) export IDLE=1 ;;
+	nolat) export NOLAT=1 ;;
 	esac
 }
 
-for f in ref normal idle; do
+for f in ref normal idle nolat; do
 	use_flavour $f
 	"$TOP/harness/kernel.sh"
 	"$TOP/harness/initramfs.sh"
@@ -46,9 +48,11 @@ for run in $(seq 1 "$RUNS"); do
 		step "icount run $run/$RUNS: $f kernel"
 		boot_bench $f "$OUTB/icount-$f-$run.log" "$ICOUNT" "rt.bench_scale=$SCALE"
 	done
-	step "icount run $run/$RUNS: idle kernel (baseline loops only)"
-	boot_bench idle "$OUTB/icount-idle-$run.log" "$ICOUNT" \
-		"rt.bench_scale=$SCALE rt.bench_only=baseline"
+	for f in idle nolat; do
+		step "icount run $run/$RUNS: $f kernel (baseline loops only)"
+		boot_bench $f "$OUTB/icount-$f-$run.log" "$ICOUNT" \
+			"rt.bench_scale=$SCALE rt.bench_only=baseline"
+	done
 done
 for run in $(seq 1 "$WALL_RUNS"); do
 	for f in ref normal; do

@@ -19,6 +19,7 @@ case $(flavour) in
 debug) frags+=("$TOP/harness/config/debug.config") ;;
 ref) frags+=("$TOP/harness/config/reference.config") ;;
 idle) frags+=("$TOP/harness/config/idle.config") ;;
+nolat) frags+=("$TOP/harness/config/nolat.config") ;;
 esac
 stamp=$OBJ/.retrace-config-stamp
 want=$(cat "${frags[@]}" "$TOP/Kconfig.patch" "$TOP"/kernel/trace/retrace/Kconfig | md5sum)
@@ -33,6 +34,10 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		wants="CONFIG_RETRACE=y CONFIG_DEBUG_FS=y"
 		! grep -q '^CONFIG_RETRACE_FUNCTION_TRACER=y' "$OBJ/.config" ||
 			die "idle kernel still has the function tracer"
+	elif [ "$(flavour)" = nolat ]; then
+		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_DEBUG_FS=y"
+		! grep -qE '^CONFIG_(RETRACE_LATENCY_HOOKS|TRACEPOINTS)=y' "$OBJ/.config" ||
+			die "nolat kernel still has latency hooks or tracepoints"
 	else
 		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
 		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then

@@ -40,10 +40,12 @@ run_logged() {
 # Kernel flavours: normal (retrace), debug (retrace + KASAN/lockdep,
 # DEBUG=1), ref (upstream 6.12 tracing for make bench, REF=1) and idle
 # (retrace without its function tracer, for make bench's idle cost,
-# IDLE=1).
+# IDLE=1) and nolat (retrace without its latency tracers, the idle cost
+# of those, NOLAT=1).
 flavour() {
 	if [ "${REF:-0}" = 1 ]; then echo ref
 	elif [ "${IDLE:-0}" = 1 ]; then echo idle
+	elif [ "${NOLAT:-0}" = 1 ]; then echo nolat
 	elif [ "${DEBUG:-0}" = 1 ]; then echo debug
 	else echo normal; fi
 }

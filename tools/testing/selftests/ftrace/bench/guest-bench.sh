@@ -32,7 +32,7 @@ if [ "${BENCH_ONLY:-}" = baseline ]; then
 	exit 0
 fi
 
-for t in function function_graph irqsoff preemptoff preemptirqsoff; do
+for t in function function_graph irqsoff preemptoff preemptirqsoff wakeup wakeup_rt; do
 	if has_tracer $t; then
 		echo $t > current_tracer
 		loops $t
