@@ -105,7 +105,9 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 	set -e
 }
 
-guest_run single single "" ""
+# 55latency/switch_stress: 3 rounds of its 8 tracers on the normal
+# kernel, 1 under KASAN + lockdep (each switch there takes seconds).
+guest_run single single "" "$([ "$flavour" = debug ] && echo rt.lat_switches=1)"
 # 400 live-patching toggles on the normal kernel, fewer under KASAN;
 # random tracer/kprobe operations on shared sites; then every function
 # traced on every CPU for minutes.
