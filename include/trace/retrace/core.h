@@ -101,7 +101,7 @@ struct rt_instance {
 	struct rt_tracer	*tracer;
 	unsigned long		max_latency;
 	/* Sleeping trace_pipe readers: the protocol is in core/pipe_wait.c. */
-	bool			pipe_waiting;
+	int			pipe_waiting;
 	struct irq_work		pipe_work;
 	wait_queue_head_t	pipe_wq;
 };

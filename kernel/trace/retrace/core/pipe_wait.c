@@ -5,31 +5,43 @@
  * Writers run in every context (NMI, scheduler locks held, interrupts
  * off), so they never wake a reader themselves.  The protocol:
  *
- *   tr->pipe_waiting  "a reader may be asleep": set by a reader (or a
- *                     poll()er) before it sleeps, cleared by the first
- *                     writer that sees it set.
+ *   tr->pipe_waiting  0: no reader armed the wakeup; 1: armed; 2: armed
+ *                     and synced (below).  Set by a reader, a poll()er or
+ *                     a non-blocking reader about to report EAGAIN;
+ *                     cleared to 0 by the first writer that sees it set.
  *   tr->pipe_work     an irq_work that the writer clearing the flag
  *                     queues; it runs wake_up_all(&tr->pipe_wq).  A
  *                     burst of records queues it once: later writers see
  *                     the flag clear, and the work is already pending.
  *
- *   reader (rt_pipe_sleep)               writer (rt_commit())
- *   prepare_to_wait(pipe_wq)             publish the record
- *   pipe_waiting = true                  if (pipe_waiting) {
- *   rt_pipe_sync_writers()                   pipe_waiting = false
- *   data?  return                            irq_work_queue(pipe_work)
- *   schedule()                           }
+ *   reader                               writer (rt_commit())
+ *   arm: pipe_waiting = 1 or 2           publish the record
+ *   prepare_to_wait(pipe_wq)             if (pipe_waiting) {
+ *   data?  return                            pipe_waiting = 0
+ *   schedule()                               irq_work_queue(pipe_work)
+ *                                        }
  *
  * The writer reads the flag without a barrier after publishing (a full
  * barrier on every record would cost more than everything else it
  * does), so its load may pass its store: it can see the flag clear
- * while the reader does not yet see the record.  The reader closes that
- * window with rt_pipe_sync_writers(): an IPI to every CPU whose handler
- * is a full barrier.  A writer interrupted before it published then
- * sees the flag set; one interrupted after has its record visible when
- * the reader looks.  The reader is on the wait queue before either, so
- * a wakeup cannot slip past it.  Sleeping is rare (an idle reader
- * sleeps once), so the IPI round costs little.
+ * while the reader does not yet see the record.  A synced arm
+ * (rt_pipe_arm()) closes that window: it sets 2, then sends every CPU
+ * an IPI whose handler is a full barrier.  A writer interrupted before
+ * it published then sees the flag set; one interrupted after has its
+ * record visible when the reader looks.  While the flag stays 2 no
+ * writer has seen it clear since that round, so arming again needs no
+ * new round.  A wakeup that comes before the reader is on the queue is
+ * not lost either: the writer published before it kicked, and the
+ * reader looks after prepare_to_wait(), which takes the queue's lock
+ * that wake_up_all() took.
+ *
+ * A reader woken by a record usually finds the flag cleared by that
+ * record's writer, so a synced arm each time would cost an IPI round per
+ * wakeup.  A reader therefore first sleeps armed with 1, no IPI, for at
+ * most RT_PIPE_RECHECK; only if that passes with nothing to read does it
+ * arm synced and sleep without a timeout.  A missed wakeup thus costs at
+ * most RT_PIPE_RECHECK, and an idle reader wakes once, then sleeps until
+ * a record comes.
  *
  * A tracer switch (the reader must see the EOF) wakes readers directly,
  * from process context.
@@ -40,6 +52,9 @@
 #include <linux/smp.h>
 #include <linux/wait.h>
 #include "internal.h"
+
+/* How long a reader sleeps armed without an IPI round (see above). */
+#define RT_PIPE_RECHECK	HZ
 
 static void rt_pipe_work_fn(struct irq_work *work)
 {
@@ -64,7 +79,7 @@ void rt_pipe_init(struct rt_instance *tr)
  */
 void notrace rt_pipe_kick(struct rt_instance *tr)
 {
-	WRITE_ONCE(tr->pipe_waiting, false);
+	WRITE_ONCE(tr->pipe_waiting, 0);
 	irq_work_queue(&tr->pipe_work);
 }
 EXPORT_SYMBOL_GPL(rt_pipe_kick);
@@ -76,12 +91,24 @@ static void rt_pipe_barrier_ipi(void *unused)
 	smp_mb();
 }
 
-/* Every record a writer published before now is visible after this. */
-static void rt_pipe_sync_writers(void)
+/* Serialises synced arms: a second one must not skip a round in flight. */
+static DEFINE_MUTEX(rt_pipe_arm_lock);
+
+/*
+ * Arm the wakeup, synced: after this, a record is either visible to the
+ * caller's next check or its writer kicks the wait queue.  Process
+ * context, TASK_RUNNING.
+ */
+static void rt_pipe_arm(struct rt_instance *tr)
 {
-	/* pipe_waiting = true is visible before any CPU takes the IPI. */
-	smp_mb();
-	on_each_cpu(rt_pipe_barrier_ipi, NULL, 1);
+	mutex_lock(&rt_pipe_arm_lock);
+	if (READ_ONCE(tr->pipe_waiting) != 2) {
+		WRITE_ONCE(tr->pipe_waiting, 2);
+		/* The flag is visible before any CPU takes the IPI. */
+		smp_mb();
+		on_each_cpu(rt_pipe_barrier_ipi, NULL, 1);
+	}
+	mutex_unlock(&rt_pipe_arm_lock);
 }
 
 /**
@@ -89,38 +116,64 @@ static void rt_pipe_sync_writers(void)
  * @tr: the instance read
  * @ready: true when the reader should not sleep (records, EOF)
  * @arg: for @ready
+ * @deep: arm synced and sleep with no timeout (see above)
  *
- * Returns after a wakeup, a signal, or at once when @ready says so; the
- * caller loops and checks again.
+ * Returns after a wakeup, a signal, a timeout or at once when @ready
+ * says so; the caller checks again and passes the result as @deep.
+ *
+ * Return: true if the next sleep must be deep.
  */
-void rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
-		   void *arg)
+bool rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
+		   void *arg, bool deep)
 {
 	DEFINE_WAIT(wait);
+	long left = 1;
 
+	if (deep)
+		rt_pipe_arm(tr);
+	else
+		cmpxchg(&tr->pipe_waiting, 0, 1);
 	prepare_to_wait(&tr->pipe_wq, &wait, TASK_INTERRUPTIBLE);
-	WRITE_ONCE(tr->pipe_waiting, true);
-	rt_pipe_sync_writers();
-	if (!ready(arg) && !signal_pending(current))
-		schedule();
+	if (!ready(arg) && !signal_pending(current)) {
+		if (deep)
+			schedule();
+		else
+			left = schedule_timeout(RT_PIPE_RECHECK);
+	}
 	finish_wait(&tr->pipe_wq, &wait);
+	return deep || !left;
 }
 
 /**
- * rt_pipe_poll_wait - poll() support: register and arm the wakeup
+ * rt_pipe_arm_nonblock - a non-blocking reader found nothing
+ * @tr: the instance read
+ *
+ * Arms the wakeup before the reader reports EAGAIN, so that an
+ * edge-triggered epoll waiter is woken by the next record; the caller
+ * checks once more before reporting it.
+ */
+void rt_pipe_arm_nonblock(struct rt_instance *tr)
+{
+	rt_pipe_arm(tr);
+}
+
+/**
+ * rt_pipe_poll_wait - poll() support: register, and arm if needed
  * @tr: the instance read
  * @file: the polled file
  * @pt: poll table
+ * @empty: nothing to read was found
  *
- * The caller then reports whether records are there; anything published
- * before this returns is visible to that check.
+ * Always registers on the wait queue (epoll hooks its item there only on
+ * its first call).  When @empty, arms the wakeup synced; the caller then
+ * checks again.
  */
 void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
-		       poll_table *pt)
+		       poll_table *pt, bool empty)
 {
 	poll_wait(file, &tr->pipe_wq, pt);
-	WRITE_ONCE(tr->pipe_waiting, true);
-	rt_pipe_sync_writers();
+	if (empty)
+		rt_pipe_arm(tr);
 }
 
 /* Wake every reader at once (process context): the tracer changed. */

@@ -419,30 +419,40 @@ static bool rt_pipe_ready(void *arg)
 /* Wait for data; 0 when there is some, else the errno or 1 for EOF. */
 static int rt_pipe_wait(struct rt_reader *r, struct file *file)
 {
+	bool deep = false, armed = false;
+
 	for (;;) {
 		if (atomic_read(&rt_tracer_generation) != r->generation)
 			return 1;
 		if (rt_pipe_has_data(r))
 			return 0;
-		if (file->f_flags & O_NONBLOCK)
-			return -EAGAIN;
+		if (file->f_flags & O_NONBLOCK) {
+			if (armed)
+				return -EAGAIN;
+			/* For an edge-triggered epoll waiter's next wakeup. */
+			rt_pipe_arm_nonblock(r->tr);
+			armed = true;
+			continue;
+		}
 		if (signal_pending(current))
 			return -EINTR;
 		/* Woken by the first record written (core/pipe_wait.c). */
-		rt_pipe_sleep(r->tr, rt_pipe_ready, r);
+		deep = rt_pipe_sleep(r->tr, rt_pipe_ready, r, deep);
 	}
 }
 
 static __poll_t rt_pipe_poll(struct file *file, poll_table *pt)
 {
 	struct rt_reader *r = file->private_data;
+	bool ready;
 
 	if (!r)
 		return EPOLLERR;
-	if (rt_pipe_ready(r))
-		return EPOLLIN | EPOLLRDNORM;
-	rt_pipe_poll_wait(r->tr, file, pt);
-	return rt_pipe_ready(r) ? EPOLLIN | EPOLLRDNORM : 0;
+	ready = rt_pipe_ready(r);
+	rt_pipe_poll_wait(r->tr, file, pt, !ready);
+	if (!ready)
+		ready = rt_pipe_ready(r);
+	return ready ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static ssize_t rt_trace_read(struct file *file, char __user *ubuf,

@@ -48,12 +48,23 @@ static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
 /*
  * Gated tracing, for the latency tracers: with rt_fn_gated set (under
  * rt_callsite_lock, before the sites are patched), a CPU records
- * functions only while its rt_fn_gate_open is true.  That flag is
- * written by its own CPU only, from the latency tracer's hooks at the
- * start and end of a measured section.
+ * functions only while its rt_fn_gate is open (RT_FN_GATE_* bits) and
+ * what the bits watch is really off: a section whose end went through
+ * an unhooked path (an interrupt's return to kernel code) leaves the
+ * gate open, but not the state.  rt_fn_gate is written by its own CPU,
+ * from the latency tracer's hooks at the start and end of a section,
+ * and by the tracer's init and reset for every CPU while no hook runs.
  */
 static bool rt_fn_gated;
-DEFINE_PER_CPU(bool, rt_fn_gate_open);
+DEFINE_PER_CPU(u8, rt_fn_gate);
+
+static __always_inline bool rt_fn_gate_passes(void)
+{
+	u8 g = this_cpu_read(rt_fn_gate);
+
+	return ((g & RT_FN_GATE_IRQS) && irqs_disabled()) ||
+	       ((g & RT_FN_GATE_PREEMPT) && preempt_count());
+}
 /* The instance the tracer was started on; set before rt_fn_on. */
 static struct rt_instance *rt_fn_tr;
 
@@ -127,7 +138,7 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 
 	if (!READ_ONCE(rt_fn_on))
 		return;
-	if (READ_ONCE(rt_fn_gated) && !this_cpu_read(rt_fn_gate_open))
+	if (READ_ONCE(rt_fn_gated) && !rt_fn_gate_passes())
 		return;
 	if (READ_ONCE(rt_graph_on)) {
 		rt_graph_entry(ip, parent_slot, check);
@@ -229,7 +240,7 @@ static void rt_fn_reset(struct rt_instance *tr)
  *
  * The function tracer's sites (set_ftrace_filter, set_ftrace_notrace and
  * ftrace_enabled apply) are patched, and each CPU records the functions
- * it runs while its rt_fn_gate_open is set.  Called by a latency
+ * it runs while its rt_fn_gate is open.  Called by a latency
  * tracer's init, instead of the function tracer being current.
  *
  * Return: 0 or the patcher's error (nothing then stays patched).

@@ -22,7 +22,9 @@ extern unsigned int rt_fn_filter_gone;
 int rt_fn_sync(void);
 bool rt_fn_selects(unsigned long ip);
 /* Functions inside latency sections only (see function.c). */
-DECLARE_PER_CPU(bool, rt_fn_gate_open);
+#define RT_FN_GATE_IRQS		1	/* open while interrupts are off */
+#define RT_FN_GATE_PREEMPT	2	/* open while preemption is off */
+DECLARE_PER_CPU(u8, rt_fn_gate);
 int rt_fn_gated_start(struct rt_instance *tr);
 void rt_fn_gated_stop(void);
 bool rt_fn_pid_wanted(void);

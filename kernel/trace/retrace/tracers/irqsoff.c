@@ -31,8 +31,9 @@
 #include <trace/retrace/latency_client.h>
 #include "function.h"
 
-#define RT_LAT_IRQS	1
-#define RT_LAT_PREEMPT	2
+/* The same bits as the function tracer's gate (RT_FN_GATE_*). */
+#define RT_LAT_IRQS	RT_FN_GATE_IRQS
+#define RT_LAT_PREEMPT	RT_FN_GATE_PREEMPT
 
 struct rt_lat_cpu {
 	bool		active;		/* a section is being timed */
@@ -88,7 +89,7 @@ static void notrace rt_lat_start(unsigned long ip)
 	c->start_ip = ip;
 	c->active = true;
 	rt_lat_record(ip, ip);
-	this_cpu_write(rt_fn_gate_open, true);
+	this_cpu_write(rt_fn_gate, rt_lat_mode);
 }
 
 static void notrace rt_lat_stop(unsigned long ip)
@@ -99,7 +100,7 @@ static void notrace rt_lat_stop(unsigned long ip)
 
 	if (!c->active || in_nmi())
 		return;
-	this_cpu_write(rt_fn_gate_open, false);
+	this_cpu_write(rt_fn_gate, 0);
 	c->active = false;
 	now = local_clock_noinstr();
 	if (!rt_max_beats(rt_lat_tr, now - c->start))
@@ -188,7 +189,7 @@ static int rt_lat_init(struct rt_instance *tr, int mode)
 		return ret;
 	for_each_possible_cpu(cpu) {
 		per_cpu(rt_lat_cpus, cpu).active = false;
-		per_cpu(rt_fn_gate_open, cpu) = false;
+		WRITE_ONCE(per_cpu(rt_fn_gate, cpu), 0);
 	}
 	/*
 	 * Sites first, gates all closed: the stop_machine() that patches
@@ -218,7 +219,7 @@ static void rt_lat_reset(struct rt_instance *tr)
 	/* Hooks off first: unpatching the sites stops every CPU. */
 	rt_latency_hooks_unregister(rt_lat_client_of(rt_lat_mode));
 	for_each_possible_cpu(cpu)
-		per_cpu(rt_fn_gate_open, cpu) = false;
+		WRITE_ONCE(per_cpu(rt_fn_gate, cpu), 0);
 	rt_fn_gated_stop();
 	rt_max_sync(tr);
 	if (!rt_lat_saved_latfmt)

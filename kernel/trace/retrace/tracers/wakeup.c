@@ -20,7 +20,8 @@
  *   rt_wk_start   the clock at its wakeup.
  *   rt_wk_info    its description for the header, taken at wakeup, with
  *                 start_cpu the CPU whose ring holds the wakeup record.
- *   rt_wk_on      false once reset began: no new timing starts.
+ *   rt_wk_on      true once all three probes are attached, false once
+ *                 reset began: timings start only in between.
  *
  * A wakeup starts a timing when the woken task is more urgent than the
  * task running where the tracepoint fires and than the task being timed,
@@ -96,16 +97,14 @@ static void rt_wk_where(unsigned long ip, unsigned long *site,
 	}
 }
 
-/* A function record for the tracepoint call the probe returns to, @ip. */
-static void rt_wk_record(unsigned long ip)
+/* A function record: @site and its caller @parent (rt_wk_where()). */
+static void rt_wk_record(unsigned long site, unsigned long parent)
 {
-	unsigned long site, parent;
 	struct rt_function_entry *e;
 	struct rt_handle h;
 
 	if (!rt_recording(rt_wk_tr))
 		return;
-	rt_wk_where(ip, &site, &parent);
 	e = rt_reserve_entry(rt_wk_tr, &h, RT_TYPE_FUNCTION, sizeof(*e),
 			     preempt_count());
 	if (!e)
@@ -131,10 +130,12 @@ static bool rt_wk_wanted(struct task_struct *p)
 static void rt_wk_start_timing(struct task_struct *p, unsigned long ip)
 {
 	struct task_struct *old = NULL;
-	unsigned long flags;
+	unsigned long flags, site, parent;
 
 	if (!rt_wk_wanted(p))
 		return;
+	/* Unwound before the lock: it is the slow part. */
+	rt_wk_where(ip, &site, &parent);
 	raw_spin_lock_irqsave(&rt_wk_lock, flags);
 	if (READ_ONCE(rt_wk_on) && rt_wk_wanted(p)) {
 		old = rt_wk_task;
@@ -144,7 +145,7 @@ static void rt_wk_start_timing(struct task_struct *p, unsigned long ip)
 		rt_wk_start = local_clock_noinstr();
 		rt_max_fill_task(&rt_wk_info, p);
 		rt_wk_info.start_cpu = smp_processor_id();
-		rt_wk_record(ip);
+		rt_wk_record(site, parent);
 	}
 	raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
 	/* Outside PREEMPT_RT a task may be freed in any context. */
@@ -162,12 +163,13 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 				       struct task_struct *next,
 				       unsigned int prev_state)
 {
+	unsigned long flags, site, parent;
 	struct rt_max_info info;
-	unsigned long flags;
 	u64 now;
 
 	if (next != READ_ONCE(rt_wk_task))
 		return;
+	rt_wk_where(_RET_IP_, &site, &parent);
 	raw_spin_lock_irqsave(&rt_wk_lock, flags);
 	if (next != rt_wk_task) {
 		raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
@@ -175,7 +177,7 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 	}
 	now = local_clock_noinstr();
 	if (rt_max_beats(rt_wk_tr, now - rt_wk_start)) {
-		rt_wk_record(_RET_IP_);
+		rt_wk_record(site, parent);
 		info = rt_wk_info;
 		info.latency_ns = now - rt_wk_start;
 		info.start_ts = rt_wk_start;
@@ -223,17 +225,22 @@ static int rt_wk_init(struct rt_instance *tr, bool rt_only)
 		return ret;
 	rt_wk_tr = tr;
 	rt_wk_rt_only = rt_only;
-	WRITE_ONCE(rt_wk_on, true);
 	rt_wk_saved_latfmt = rt_opt(tr, RT_OPT_LATENCY_FMT);
 	set_bit(RT_OPT_LATENCY_FMT, &tr->options);
-	ret = register_trace_sched_wakeup(rt_wk_probe_wakeup, NULL);
+	/*
+	 * The switch probe first, and timings only once all are attached:
+	 * a task woken before its switch could be seen would stay timed,
+	 * and its next run would report a bogus latency.
+	 */
+	ret = register_trace_sched_switch(rt_wk_probe_switch, NULL);
+	if (!ret)
+		ret = register_trace_sched_wakeup(rt_wk_probe_wakeup, NULL);
 	if (!ret)
 		ret = register_trace_sched_wakeup_new(rt_wk_probe_wakeup, NULL);
 	if (!ret)
-		ret = register_trace_sched_switch(rt_wk_probe_switch, NULL);
+		WRITE_ONCE(rt_wk_on, true);
 	if (ret) {
 		/* Unregistering a probe never attached only returns -ENOENT. */
-		WRITE_ONCE(rt_wk_on, false);
 		rt_wk_detach();
 		rt_wk_forget();
 		if (!rt_wk_saved_latfmt)

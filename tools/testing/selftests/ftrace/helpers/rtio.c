@@ -19,6 +19,11 @@
  *   rtio polltimed FILE MS      poll() FILE for POLLIN, at most MS ms;
  *                               prints "READY T0 T1" or "TIMEOUT T0 T1"
  *                               (CLOCK_MONOTONIC us around the poll())
+ *   rtio epollwait FILE MS      opens FILE non-blocking, adds it to an
+ *                               edge-triggered epoll set, reads until
+ *                               EAGAIN, then epoll_wait()s at most MS
+ *                               ms; prints "READY T0 T1" or "TIMEOUT T0
+ *                               T1" as polltimed does
  *   rtio clock                  prints CLOCK_MONOTONIC in microseconds
  *   rtio slowread FILE CHUNK MS reads FILE for ever (until killed),
  *                               CHUNK bytes per read(), sleeping MS ms
@@ -42,6 +47,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -207,7 +213,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|polltimed|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "asuser")) {
@@ -283,6 +289,31 @@ int main(int argc, char **argv)
 		}
 		n = read(fd, buf, sizeof(buf));
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	if (!strcmp(argv[1], "epollwait")) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+		long long t0;
+		int ep, r;
+
+		if (argc < 4)
+			return 2;
+		fd = open(argv[2], O_RDONLY | O_NONBLOCK);
+		ep = epoll_create1(0);
+		if (fd < 0 || ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		if (errno != EAGAIN) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		t0 = now_us();
+		r = epoll_wait(ep, &ev, 1, atoi(argv[3]));
+		printf("%s %lld %lld\n", r < 0 ? errname(errno) :
+		       r == 0 ? "TIMEOUT" : "READY", t0, now_us());
 		return 0;
 	}
 	if (!strcmp(argv[1], "polltimed")) {
