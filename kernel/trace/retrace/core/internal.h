@@ -36,7 +36,7 @@ void rt_clear_trace(struct rt_instance *tr);
 void rt_pipe_init(struct rt_instance *tr);
 bool rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
 		   void *arg, bool deep);
-void rt_pipe_arm_nonblock(struct rt_instance *tr);
+void rt_pipe_arm(struct rt_instance *tr);
 void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);

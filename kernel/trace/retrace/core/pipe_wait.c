@@ -97,9 +97,11 @@ static DEFINE_MUTEX(rt_pipe_arm_lock);
 /*
  * Arm the wakeup, synced: after this, a record is either visible to the
  * caller's next check or its writer kicks the wait queue.  Process
- * context, TASK_RUNNING.
+ * context, TASK_RUNNING.  A non-blocking read calls it before it reports
+ * EAGAIN, so that an edge-triggered epoll waiter is woken by the next
+ * record.
  */
-static void rt_pipe_arm(struct rt_instance *tr)
+void rt_pipe_arm(struct rt_instance *tr)
 {
 	mutex_lock(&rt_pipe_arm_lock);
 	if (READ_ONCE(tr->pipe_waiting) != 2) {
@@ -142,19 +144,6 @@ bool rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
 	}
 	finish_wait(&tr->pipe_wq, &wait);
 	return deep || !left;
-}
-
-/**
- * rt_pipe_arm_nonblock - a non-blocking reader found nothing
- * @tr: the instance read
- *
- * Arms the wakeup before the reader reports EAGAIN, so that an
- * edge-triggered epoll waiter is woken by the next record; the caller
- * checks once more before reporting it.
- */
-void rt_pipe_arm_nonblock(struct rt_instance *tr)
-{
-	rt_pipe_arm(tr);
 }
 
 /**

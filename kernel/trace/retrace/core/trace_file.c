@@ -430,7 +430,7 @@ static int rt_pipe_wait(struct rt_reader *r, struct file *file)
 			if (armed)
 				return -EAGAIN;
 			/* For an edge-triggered epoll waiter's next wakeup. */
-			rt_pipe_arm_nonblock(r->tr);
+			rt_pipe_arm(r->tr);
 			armed = true;
 			continue;
 		}
