@@ -77,6 +77,7 @@ struct rt_event {
 
 int rt_event_add(struct rt_event *ev);
 int rt_event_remove(struct rt_event *ev);
+int rt_event_disable(struct rt_event *ev);
 void *rt_event_open(unsigned long pc);
 void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc);

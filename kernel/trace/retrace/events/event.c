@@ -156,6 +156,28 @@ static int rt_events_set(struct rt_event_system *only, bool on)
 	return ret;
 }
 
+/**
+ * rt_event_disable - switch an event off, as writing 0 to its enable does
+ * @ev: an event added with rt_event_add()
+ *
+ * For a producer whose event's source is going away (a module's marker
+ * or probe): disable, then rt_event_remove().  The producer must make
+ * ->set_enabled(ev, true) fail meanwhile, or the removal may find the
+ * event enabled again.
+ *
+ * Return: 0, or what ->set_enabled(ev, false) returned.
+ */
+int rt_event_disable(struct rt_event *ev)
+{
+	int ret;
+
+	mutex_lock(&rt_event_lock);
+	ret = rt_event_set(ev, false);
+	mutex_unlock(&rt_event_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rt_event_disable);
+
 /* '0', '1' or 'X' (mixed) over the same set; '0' when it is empty. */
 static char rt_events_state(struct rt_event_system *only)
 {
