@@ -68,7 +68,7 @@ host_script layering-selftest layering-selftest.log "$TOP/harness/layering-test.
 host_script judge-selftest judge-selftest.log "$TOP/harness/check-parse-test.sh"
 host_script layering layering.log "$TOP/harness/layering.sh" "$TOP"
 fz=$RES/fuzz.log
-step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s) and kprobe_events (20s) parsers (libFuzzer + ASan/UBSan)"
+step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s), kprobe_events (20s) and marker format (10s) parsers (libFuzzer + ASan/UBSan)"
 if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 	FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
 	echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
@@ -118,8 +118,10 @@ allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 gswitch=$([ "$flavour" = debug ] && echo 6 || echo 50)
 # 55latency/switch_stress stays in the single boot: under MTTCG its
 # static key flips hung the guest (see retrace-latency.txt, Limits).
-guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_stress,40function/all_functions,45graph/switch_stress \
-	"tsc=unstable rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
+# 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
+# come and go, the site's static key left on (see retrace-markers.txt).
+guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_stress,40function/all_functions,45graph/switch_stress,65markers/stress \
+	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"
