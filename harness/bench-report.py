@@ -34,6 +34,11 @@ ROWS = [  # name, unit, is_overhead
     ("kprobe_getppid", "ns/call", True),
     ("kprobe_offset_getppid", "ns/call", True),
     ("marker_write", "ns/write", False),
+    ("kmarker_loop_plain", "ns/turn", False),
+    ("kmarker_off_extra", "ns/turn", False),
+    ("kmarker_off_hit", "ns/call", False),
+    ("kmarker_event_hit", "ns/call", False),
+    ("kmarker_kprobe_hit", "ns/call", False),
     ("rb_ns_per_entry", "ns/entry", False),
     ("boot_to_user_ms", "ms", False),
 ]

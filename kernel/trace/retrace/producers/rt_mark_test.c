@@ -10,6 +10,10 @@
  *   churn=N  connect, arm, disarm and disconnect a counting probe on
  *            rt_mark_test_hit N times
  *   hits     what the churned probe counted
+ *   bench_loop=N  time N turns of a loop without and with a disarmed
+ *            marker; bench_hits=N  time N calls of a function with a
+ *            four-argument marker; either reads "PLAIN MARKED HITS",
+ *            the last times in ns
  *   hold=1   (at load) keep rt_mark_test_hit armed with a probe of its
  *            own, so that churn and the event's enable change only the
  *            probe array, never the site's static key
@@ -37,6 +41,9 @@ static void rt_mark_test_tp_cb(void *data, int v)
 {
 	marker_probe_cb(&GET_MARKER(rt_mark_test_tpm), NULL, v);
 }
+
+/* A site without a call: the test calls its probes itself. */
+DEFINE_MARKER(rt_mark_test_def, "d %d");
 
 static unsigned int rt_mark_passed, rt_mark_failed;
 
@@ -208,6 +215,21 @@ static void rt_mark_selfcheck(void)
 				      rt_mark_count_probe, &s1) == 0);
 	CHECK(marker_arm("rt_mark_test_later") == -ENOENT);
 
+	/* DEFINE_MARKER(): its probes run from marker_probe_cb() once armed. */
+	memset(&s1, 0, sizeof(s1));
+	CHECK(marker_probe_register("rt_mark_test_def", "d %d",
+				    rt_mark_count_probe, &s1) == 0);
+	marker_probe_cb(&GET_MARKER(rt_mark_test_def), NULL, 4);
+	CHECK(s1.calls == 0);
+	CHECK(marker_arm("rt_mark_test_def") == 0);
+	marker_probe_cb(&GET_MARKER(rt_mark_test_def), NULL, 5);
+	CHECK(s1.calls == 1 && s1.x == 5);
+	CHECK(marker_probe_unregister("rt_mark_test_def", rt_mark_count_probe,
+				      &s1) == 0);
+	marker_probe_cb(&GET_MARKER(rt_mark_test_def), NULL, 6);
+	CHECK(s1.calls == 1);
+	marker_synchronize_unregister();
+
 	/* A marker driven by a tracepoint. */
 	memset(&s1, 0, sizeof(s1));
 	CHECK(marker_probe_register("rt_mark_test_tpm", "v %d",
@@ -305,6 +327,89 @@ static const struct kernel_param_ops rt_mark_hits_ops = {
 	.get = rt_mark_hits_get,
 };
 module_param_cb(hits, &rt_mark_hits_ops, NULL, 0444);
+
+/* ---- make bench ---------------------------------------------------------- */
+
+static unsigned int rt_mark_sink;
+static u64 rt_mark_bench_ns[3];	/* plain loop, marked loop, hits */
+
+static noinline u64 rt_mark_bench_plain(unsigned int n)
+{
+	u64 t = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(rt_mark_sink, i);
+	return ktime_get_ns() - t;
+}
+
+/* The same loop with a marker: disarmed, one NOP more per turn. */
+static noinline u64 rt_mark_bench_marked(unsigned int n)
+{
+	u64 t = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(rt_mark_sink, i);
+		trace_mark(rt_mark_bench_loop, "i %u", i);
+	}
+	return ktime_get_ns() - t;
+}
+
+/* A target for the marker event and for a kprobe event alike. */
+static noinline __attribute__((__noipa__))
+void rt_mark_bench_target(u32 seq, int cpu, const char *name, u64 big)
+{
+	trace_mark(rt_mark_bench_hit, "seq %u cpu %d name %s big %llx",
+		   seq, cpu, name, big);
+}
+
+static int rt_mark_bench_loop_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	rt_mark_bench_ns[0] = rt_mark_bench_plain(n);
+	rt_mark_bench_ns[1] = rt_mark_bench_marked(n);
+	return 0;
+}
+
+static int rt_mark_bench_hits_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	unsigned int n, i;
+	int ret = kstrtouint(val, 0, &n);
+	u64 t;
+
+	if (ret)
+		return ret;
+	t = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		rt_mark_bench_target(i, 1, "bench", 0x1122334455667788ULL);
+	rt_mark_bench_ns[2] = ktime_get_ns() - t;
+	return 0;
+}
+
+static int rt_mark_bench_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%llu %llu %llu\n", rt_mark_bench_ns[0],
+		       rt_mark_bench_ns[1], rt_mark_bench_ns[2]);
+}
+
+static const struct kernel_param_ops rt_mark_bench_loop_ops = {
+	.set = rt_mark_bench_loop_set,
+	.get = rt_mark_bench_get,
+};
+module_param_cb(bench_loop, &rt_mark_bench_loop_ops, NULL, 0644);
+
+static const struct kernel_param_ops rt_mark_bench_hits_ops = {
+	.set = rt_mark_bench_hits_set,
+	.get = rt_mark_bench_get,
+};
+module_param_cb(bench_hits, &rt_mark_bench_hits_ops, NULL, 0644);
 
 static bool rt_mark_hold;
 module_param_named(hold, rt_mark_hold, bool, 0444);

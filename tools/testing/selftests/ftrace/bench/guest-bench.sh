@@ -75,6 +75,51 @@ echo > trace
 bench marker_write "$(rtbench marker $N trace_marker)"
 echo > trace
 
+# Kernel markers (retrace only): a loop with a disarmed trace_mark()
+# against the same loop without, in instructions per turn under -icount;
+# then ns per hit of one function, its four-argument marker recorded as
+# an event, against a kprobe event fetching the same four arguments.
+km=/sys/module/rt_mark_test/parameters
+if m=$(find /lib/modules -name rt_mark_test.ko | head -n 1) && [ -n "$m" ] &&
+   insmod "$m" 2>/dev/null; then
+	echo $((N * 10)) > $km/bench_loop
+	set -- $(cat $km/bench_loop)
+	bench kmarker_off_extra "$(awk -v a=$1 -v b=$2 -v n=$((N * 10)) 'BEGIN { printf "%.3f", (b - a) / n }')"
+	bench kmarker_loop_plain "$(awk -v a=$1 -v n=$((N * 10)) 'BEGIN { printf "%.3f", a / n }')"
+	echo 1 > events/markers/rt_mark_bench_hit/enable
+	echo $N > $km/bench_hits
+	echo 0 > events/markers/rt_mark_bench_hit/enable
+	set -- $(cat $km/bench_hits)
+	bench kmarker_event_hit "$(awk -v t=$3 -v n=$N 'BEGIN { printf "%.1f", t / n }')"
+	echo > trace
+	# The marker's own NOP may be the first instruction, where kprobes
+	# refuse to go: the first offset accepted, before any argument
+	# register is touched (the disarmed path is NOP, return).
+	for off in 0 2 4 5; do
+		echo "p:benchm rt_mark_test:rt_mark_bench_target+$off seq=%di:u32 cpu=%si:s32 name=+0(%dx):string big=%cx:u64" \
+			> kprobe_events 2>/dev/null && break
+	done
+	if [ -d events/kprobes/benchm ]; then
+		echo 1 > events/kprobes/benchm/enable
+		echo $N > $km/bench_hits
+		echo 0 > events/kprobes/benchm/enable
+		[ "$(grep -c ' benchm: ' trace)" -gt 0 ] || echo "INFO kprobe at +$off recorded nothing" >&2
+		set -- $(cat $km/bench_hits)
+		bench kmarker_kprobe_hit "$(awk -v t=$3 -v n=$N 'BEGIN { printf "%.1f", t / n }')"
+		echo "INFO kmarker kprobe at +$off" >&2
+		echo > kprobe_events
+	else
+		bench kmarker_kprobe_hit n/a
+	fi
+	echo $N > $km/bench_hits
+	set -- $(cat $km/bench_hits)
+	bench kmarker_off_hit "$(awk -v t=$3 -v n=$N 'BEGIN { printf "%.1f", t / n }')"
+	echo > trace
+	rmmod rt_mark_test
+else
+	for r in off_extra loop_plain event_hit kprobe_hit off_hit; do bench kmarker_$r n/a; done
+fi
+
 # Ring buffer benchmark module of this kernel, same method on both: the
 # writer alone.  With a reader on the other vCPU the interleaving
 # changes from boot to boot even under -icount (25% apart here).
