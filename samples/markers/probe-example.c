@@ -70,11 +70,13 @@ static void __exit probe_fini(void)
 {
 	int i;
 
-	/* Unregistering the only probe of a name also disarms it. */
-	for (i = 0; i < ARRAY_SIZE(probe_array); i++)
+	/* Undo the arming, then disconnect. */
+	for (i = 0; i < ARRAY_SIZE(probe_array); i++) {
+		marker_disarm(probe_array[i].name);
 		marker_probe_unregister(probe_array[i].name,
 					probe_array[i].probe_func,
 					&probe_array[i]);
+	}
 	/* No CPU may still be in a probe when this module's text goes. */
 	marker_synchronize_unregister();
 	pr_info("probe-example: number of event b: %u\n",

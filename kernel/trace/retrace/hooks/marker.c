@@ -60,6 +60,7 @@ struct marker_probes {
  * struct marker_entry - what is known of one name (under marker_mutex)
  * @hlist: in marker_table
  * @format: the format the probes gave, or NULL if none did
+ * @format_probe: the probe that gave it, for the mismatch notice
  * @probes: the probes; what sites of this name point to when on
  * @armed: marker_arm() count
  * @nr_sites: sites of this name in loaded code
@@ -69,6 +70,7 @@ struct marker_probes {
 struct marker_entry {
 	struct hlist_node	hlist;
 	char			*format;
+	marker_probe_func	*format_probe;
 	struct marker_probes	*probes;
 	unsigned int		armed;
 	unsigned int		nr_sites;
@@ -196,7 +198,7 @@ static void marker_site_set(struct marker *m, struct marker_entry *e, bool on)
 	RCU_INIT_POINTER(m->probes, NULL);
 }
 
-/* Is @m to be on for @e?  Warns once per site turned away. */
+/* Is @m to be on for @e?  With @warn, a site turned away says why. */
 static bool marker_site_wanted(struct marker *m, struct marker_entry *e,
 			       bool warn)
 {
@@ -205,8 +207,7 @@ static bool marker_site_wanted(struct marker *m, struct marker_entry *e,
 	if (e->format && strcmp(e->format, m->format)) {
 		if (warn)
 			pr_notice("Format mismatch for probe %ps (%s), marker (%s)\n",
-				  e->probes->probe[0].func, e->format,
-				  m->format);
+				  e->format_probe, e->format, m->format);
 		e->nr_mismatch++;
 		return false;
 	}
@@ -223,11 +224,13 @@ static void marker_block_apply(struct marker_block *b, struct marker_entry *e,
 			marker_site_set(m, e, marker_site_wanted(m, e, warn));
 }
 
-/* Re-apply @e to every loaded site of its name. */
-static void marker_update(struct marker_entry *e)
+/*
+ * Re-apply @e to every loaded site of its name.  @warn: the name just
+ * became wanted (armed with probes), so each mismatch is news.
+ */
+static void marker_update(struct marker_entry *e, bool warn)
 {
 	struct marker_block *b;
-	bool warn = marker_wanted(e);
 
 	lockdep_assert_held(&marker_mutex);
 	e->nr_mismatch = 0;
@@ -242,7 +245,7 @@ static int marker_set_probes(struct marker_entry *e, struct marker_probes *p)
 	struct marker_probes *old = e->probes;
 
 	e->probes = p;
-	marker_update(e);
+	marker_update(e, !old && marker_wanted(e));
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
@@ -303,8 +306,10 @@ int marker_probe_register(const char *name, const char *format,
 	if (nr)
 		memcpy(p->probe, e->probes->probe, nr * sizeof(p->probe[0]));
 	p->probe[nr] = (struct marker_probe){ probe, probe_private };
-	if (fmt)
+	if (fmt) {
 		e->format = fmt;
+		e->format_probe = probe;
+	}
 	ret = marker_set_probes(e, p);
 put:
 	marker_put(e);
@@ -326,7 +331,7 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  * and forgets its format.
  *
  * Return: 0, or -ENOENT if @probe with @probe_private is not
- * registered for @name; -ENOMEM.
+ * registered for @name.
  */
 int marker_probe_unregister(const char *name, marker_probe_func *probe,
 			    void *probe_private)
@@ -350,10 +355,9 @@ int marker_probe_unregister(const char *name, marker_probe_func *probe,
 	if (i == nr)
 		goto out;
 	if (nr > 1) {
-		ret = -ENOMEM;
-		p = kmalloc(struct_size(p, probe, nr - 1), GFP_KERNEL);
-		if (!p)
-			goto out;
+		/* Small, and a probe must be removable: no failure here. */
+		p = kmalloc(struct_size(p, probe, nr - 1),
+			    GFP_KERNEL | __GFP_NOFAIL);
 		p->nr = nr - 1;
 		for (i = 0, j = 0; i < nr; i++)
 			if (e->probes->probe[i].func != probe ||
@@ -389,7 +393,7 @@ static int marker_arm_count(const char *name, bool arm)
 		goto out;
 	e->armed += arm ? 1 : -1;
 	if (e->armed == arm)	/* 0 to 1, or 1 to 0 */
-		marker_update(e);
+		marker_update(e, arm);
 	marker_put(e);
 	ret = 0;
 out:
@@ -560,7 +564,7 @@ static int marker_block_add(struct marker_block *b)
 	list_add_tail(&b->list, &marker_blocks);
 	for (m = b->start; m < b->stop; m++)
 		if (marker_first(b, m))
-			marker_update(marker_find(m->name));
+			marker_update(marker_find(m->name), true);
 	n = marker_own_names(b, names);
 	mutex_unlock(&marker_mutex);
 	marker_notify(MARKER_NAME_ADDED, names, n);
@@ -586,11 +590,12 @@ static void marker_block_remove(struct marker_block *b)
 	struct marker *m;
 
 	lockdep_assert_held(&marker_sites_mutex);
-	names = kmalloc_array(max(n, 1U), sizeof(*names), GFP_KERNEL);
+	/* Listeners must hear of every name that goes: no failure here. */
+	names = kmalloc_array(max(n, 1U), sizeof(*names),
+			      GFP_KERNEL | __GFP_NOFAIL);
 	mutex_lock(&marker_mutex);
-	n = names ? marker_own_names(b, names) : 0;
+	n = marker_own_names(b, names);
 	mutex_unlock(&marker_mutex);
-	/* Without memory the listeners learn nothing; nothing is lost. */
 	marker_notify(MARKER_NAME_REMOVED, names, n);
 	kfree(names);
 
@@ -604,7 +609,7 @@ static void marker_block_remove(struct marker_block *b)
 	for (m = b->start; m < b->stop; m++) {
 		e = marker_find(m->name);
 		if (e && marker_first(b, m)) {
-			marker_update(e);	/* recount mismatches */
+			marker_update(e, false);	/* recount mismatches */
 			marker_put(e);
 		}
 	}

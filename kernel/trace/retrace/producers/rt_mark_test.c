@@ -92,7 +92,10 @@ static noinline void rt_mark_test_mm(int v)
 	trace_mark(rt_mark_test_mm, "v %d", v);
 }
 
-/* Three sites of one name: two inlined copies and one in a loop. */
+/*
+ * Two sites of one name, six hits: the inline function's site (one
+ * struct marker, however many times it is inlined) and the loop's.
+ */
 static __always_inline void rt_mark_test_many_inline(int i)
 {
 	trace_mark(rt_mark_test_many, "i %d", i);
