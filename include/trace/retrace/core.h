@@ -43,6 +43,8 @@ enum {
 	RT_TYPE_PRINT = 1,	/* trace_printk(): struct rt_print_entry */
 	RT_TYPE_MARKER,		/* trace_marker writes: struct rt_print_entry */
 	RT_TYPE_FUNCTION,	/* function tracer: ip and parent ip */
+	RT_TYPE_KSTACK,		/* stacktrace option: core/stack.c */
+	RT_TYPE_USTACK,		/* userstacktrace option: core/stack.c */
 	RT_TYPE_FIRST_DYNAMIC = 32,
 	RT_TYPE_MAX = 4096,
 };
@@ -64,8 +66,15 @@ enum rt_option {
 	RT_OPT_BIN,
 	RT_OPT_LATENCY_FMT,
 	RT_OPT_OVERWRITE,
+	RT_OPT_STACKTRACE,
+	RT_OPT_USERSTACKTRACE,
+	RT_OPT_SYM_USEROBJ,
+	RT_OPT_BLOCK,
 	RT_OPT_NR,
 };
+
+/* Options that make every commit record stacks after the record. */
+#define RT_OPT_STACK_MASK	(BIT(RT_OPT_STACKTRACE) | BIT(RT_OPT_USERSTACKTRACE))
 
 /*
  * struct rt_instance - one trace instance: what a tracer and the
@@ -228,16 +237,20 @@ void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 		       unsigned int type, unsigned int len, unsigned long pc);
 
 void rt_pipe_kick(struct rt_instance *tr);
+void rt_stack_after_commit(struct rt_instance *tr);
 
 /*
  * Publish the record reserved through @h (same CPU, preemption off),
- * then wake trace_pipe readers if one sleeps (core/pipe_wait.c).
+ * then wake trace_pipe readers if one sleeps (core/pipe_wait.c) and
+ * add the stacks the options ask for (core/stack.c).
  */
 static __always_inline void rt_commit(struct rt_handle *h)
 {
 	rt_buffer_commit(h->buf);
 	if (unlikely(READ_ONCE(h->tr->pipe_waiting)))
 		rt_pipe_kick(h->tr);
+	if (unlikely(READ_ONCE(h->tr->options) & RT_OPT_STACK_MASK))
+		rt_stack_after_commit(h->tr);
 }
 
 void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip);
@@ -337,6 +350,8 @@ static __always_inline bool rt_record_copy(struct rt_instance *tr,
 	rt_buffer_commit(buf);
 	if (unlikely(READ_ONCE(tr->pipe_waiting)))
 		rt_pipe_kick(tr);
+	if (unlikely(READ_ONCE(tr->options) & RT_OPT_STACK_MASK))
+		rt_stack_after_commit(tr);
 	return true;
 }
 

@@ -209,6 +209,10 @@ static const char *const rt_option_names[RT_OPT_NR] = {
 	[RT_OPT_BIN]		= "bin",
 	[RT_OPT_LATENCY_FMT]	= "latency-format",
 	[RT_OPT_OVERWRITE]	= "overwrite",
+	[RT_OPT_STACKTRACE]	= "stacktrace",
+	[RT_OPT_USERSTACKTRACE]	= "userstacktrace",
+	[RT_OPT_SYM_USEROBJ]	= "sym-userobj",
+	[RT_OPT_BLOCK]		= "block",
 };
 
 /* Core options, then the current tracer's own while it is current. */
@@ -291,7 +295,8 @@ static const char rt_readme_core[] =
 	"  trace                the buffer as text; 'echo > trace' clears it\n"
 	"  trace_pipe           consuming read; blocks until data arrives\n"
 	"  trace_options        print-parent sym-offset sym-addr verbose raw\n"
-	"                       hex bin latency-format overwrite;\n"
+	"                       hex bin latency-format overwrite stacktrace\n"
+	"                       userstacktrace sym-userobj block;\n"
 	"                       'echo noNAME' clears NAME\n"
 	"  trace_marker         a write becomes a record in the buffer\n"
 	"  buffer_size_kb       KiB per CPU; change only with tracer nop\n"

@@ -448,6 +448,12 @@ static __poll_t rt_pipe_poll(struct file *file, poll_table *pt)
 
 	if (!r)
 		return EPOLLERR;
+	/*
+	 * The block option (its meaning in 2.6.3x kernels): poll always
+	 * says readable, and the read itself waits for data.
+	 */
+	if (rt_opt(r->tr, RT_OPT_BLOCK))
+		return EPOLLIN | EPOLLRDNORM;
 	ready = rt_pipe_ready(r);
 	rt_pipe_poll_wait(r->tr, file, pt, !ready);
 	if (!ready)
