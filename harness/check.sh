@@ -123,6 +123,27 @@ gswitch=$([ "$flavour" = debug ] && echo 6 || echo 50)
 guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_stress,40function/all_functions,45graph/switch_stress,65markers/stress \
 	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 
+# 4. ftrace_dump_on_oops: boots that end in a deliberate oops, so the
+# usual console judge would fail them for it; oops-check.sh reads the
+# dump instead.  Mode 1 is set through the sysctl, mode 2 by the boot
+# parameter.
+oops_run() {	# oops_run MODE EXTRA_APPEND
+	local name=oops/dump_mode_$1 log=$RES/console-oops-$1.log why
+	step "booting $flavour kernel to oops with ftrace_dump_on_oops mode $1"
+	rm -f "$log"
+	QUIET=1 TCG_THREAD=single BOOT_TIMEOUT=${OOPS_TIMEOUT:-600} \
+		APPEND="rt.oops_mode=$1 $2" "$TOP/harness/boot.sh" oops "$log" >/dev/null 2>&1
+	if why=$("$TOP/harness/oops-check.sh" "$log" "$1"); then
+		echo "[PASS] $name ($why)"
+		record "$name" PASS
+	else
+		echo "[FAIL] $name: $why"
+		record "$name" FAIL
+	fi
+}
+oops_run 1 ""
+oops_run 2 "ftrace_dump_on_oops=orig_cpu"
+
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"
 echo "$pass $fail $skip" >"$RES/summary"

@@ -33,6 +33,12 @@ bench)
 	echo "BENCH boot_to_user_ms $(echo "$uptime_at_init" | awk '{ printf "%d", $1 * 1000 }')"
 	/selftests/bench/guest-bench.sh "${bench_scale:-100}"
 	;;
+oops)
+	# A boot that ends in a deliberate oops: harness/check.sh reads
+	# the console (ftrace_dump_on_oops).
+	/selftests/oops/dump_on_oops.sh
+	echo "RETRACE-OOPS-NOT-TRIGGERED"
+	;;
 demo)
 	cd /sys/kernel/debug/tracing
 	set -x

@@ -3,6 +3,8 @@
  * Selftest helper: calls trace_printk() once from task context and once
  * from a hard-irq hrtimer, so the selftests can look for both lines.
  * With off=1 it then calls tracing_off(); with dump=1, ftrace_dump().
+ * Writing 1 to its oops parameter oopses the kernel on purpose (a NULL
+ * write), for the ftrace_dump_on_oops boots of make check.
  * It also registers a do-nothing tracer, "rt_selftest", so tests can
  * switch current_tracer away from nop while it is loaded.  The tracer
  * owns two options: selftest-opt (on by default) and selftest-refuse,
@@ -18,6 +20,28 @@ static bool off;
 module_param(off, bool, 0444);
 static bool dump;
 module_param(dump, bool, 0444);
+
+/* A deliberate oops: the dump-on-oops test's trigger. */
+static noinline void rt_printk_test_oops(void)
+{
+	trace_printk("retrace oops test: writing to NULL\n");
+	*(volatile int *)NULL = 1;
+}
+
+static int rt_oops_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (!ret && on)
+		rt_printk_test_oops();
+	return ret;
+}
+
+static const struct kernel_param_ops rt_oops_ops = {
+	.set = rt_oops_set,
+};
+module_param_cb(oops, &rt_oops_ops, NULL, 0200);
 
 static bool fail_init;
 module_param(fail_init, bool, 0644);
