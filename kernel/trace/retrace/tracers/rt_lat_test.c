@@ -14,7 +14,6 @@
  * N more microseconds: the thread's wakeup latency is at least N.
  */
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -22,6 +21,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 /* Called inside each section: the function tracer sees it. */
@@ -30,14 +30,27 @@ static noinline void rt_lat_test_inside(void)
 	barrier();
 }
 
+/*
+ * Spin @us on the tracers' own clock.  mdelay() is calibrated against
+ * the TSC once at boot, and under TCG that calibration can disagree
+ * with local_clock() by a percent: a 30000 us mdelay() was measured as
+ * a 29802 us section, failing "max >= 30000".
+ */
+static __always_inline void rt_lat_test_spin(unsigned int us)
+{
+	u64 end = local_clock() + (u64)us * NSEC_PER_USEC;
+
+	while (local_clock() < end)
+		cpu_relax();
+}
+
 static noinline void rt_lat_test_irqs_off(unsigned int us)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
 	rt_lat_test_inside();
-	mdelay(us / 1000);
-	udelay(us % 1000);
+	rt_lat_test_spin(us);
 	local_irq_restore(flags);
 }
 
@@ -45,8 +58,7 @@ static noinline void rt_lat_test_preempt_off(unsigned int us)
 {
 	preempt_disable();
 	rt_lat_test_inside();
-	mdelay(us / 1000);
-	udelay(us % 1000);
+	rt_lat_test_spin(us);
 	preempt_enable();
 }
 
@@ -89,8 +101,7 @@ static noinline int rt_lat_test_wake(unsigned int us, bool rt)
 	if (!ret) {
 		preempt_disable();
 		wake_up_process(t);
-		mdelay(us / 1000);
-		udelay(us % 1000);
+		rt_lat_test_spin(us);
 		preempt_enable();
 		set_cpus_allowed_ptr(current, saved);
 	} else {
