@@ -128,12 +128,19 @@ guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/site_
 # dump instead.  Mode 1 is set through the sysctl, mode 2 by the boot
 # parameter.
 oops_run() {	# oops_run MODE EXTRA_APPEND
-	local name=oops/dump_mode_$1 log=$RES/console-oops-$1.log why
+	local name=oops/dump_mode_$1 log=$RES/console-oops-$1.log why boot_rc
 	step "booting $flavour kernel to oops with ftrace_dump_on_oops mode $1"
 	rm -f "$log"
+	set +e
 	QUIET=1 TCG_THREAD=single BOOT_TIMEOUT=${OOPS_TIMEOUT:-600} \
 		APPEND="rt.oops_mode=$1 $2" "$TOP/harness/boot.sh" oops "$log" >/dev/null 2>&1
-	if why=$("$TOP/harness/oops-check.sh" "$log" "$1"); then
+	boot_rc=$?
+	set -e
+	# The oops panics the guest, which then powers off (-no-reboot).
+	if [ "$boot_rc" = 124 ]; then
+		echo "[FAIL] $name: the guest hung after the oops (BOOT_TIMEOUT)"
+		record "$name" FAIL
+	elif why=$("$TOP/harness/oops-check.sh" "$log" "$1"); then
 		echo "[PASS] $name ($why)"
 		record "$name" PASS
 	else

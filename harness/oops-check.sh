@@ -18,13 +18,14 @@ ready=$(grep -n -m1 "OOPS-TEST-READY mode=$mode" "$log" | cut -d: -f1)
 [ -n "$ready" ] || bad "the guest script never got ready"
 ncpu=$(sed -n "s/.*OOPS-TEST-READY mode=$mode cpus=\([0-9]*\).*/\1/p" "$log" | head -n 1)
 # Reports that fail any boot fail this one too; the oops itself is the point.
-splat=$(grep -nE 'WARNING:|KASAN|UBSAN|possible circular|inconsistent lock|BUG: sleeping' "$log" | head -n 1)
+splat=$(grep -nE 'WARNING:|KASAN|UBSAN|possible circular|inconsistent lock|BUG: sleeping|soft lockup|hard LOCKUP|rcu: INFO|self-detected stall|blocked for more than|general protection fault|BUG: unable to handle' "$log" | head -n 1)
 [ -z "$splat" ] || bad "a report besides the oops: $splat"
 oops=$(grep -n -m1 'BUG: kernel NULL pointer dereference' "$log" | cut -d: -f1)
 [ -n "$oops" ] || bad "no NULL pointer oops"
 grep -q 'RIP: 0010:rt_printk_test_oops' "$log" || bad "the oops is not rt_printk_test_oops's"
 start=$(grep -n -m1 'Dumping retrace buffer:' "$log" | cut -d: -f1)
 [ -n "$start" ] || bad "no dump banner"
+[ "$(grep -c 'Dumping retrace buffer:' "$log")" = 1 ] || bad "dumped more than once"
 [ "$start" -gt "$oops" ] || bad "the dump starts before the oops"
 end=$(awk -v s="$start" 'NR > s + 1 && /-----------------------------$/ { print NR; exit }' "$log")
 [ -n "$end" ] || bad "no end banner after the dump"

@@ -170,10 +170,24 @@ int marker_notifier_unregister(struct notifier_block *nb);
 		if (0)							\
 			__mark_check_format(format, ## args);		\
 	} while (0)
-#define DEFINE_MARKER(name, format)
-#define DEFINE_MARKER_TP(name, tp_name, tp_cb, format)
+/* Sites exist, so GET_MARKER() works, but nothing ever arms them. */
+#define DEFINE_MARKER(_name, _fmt)					\
+	static struct marker __mark_##_name __maybe_unused = {		\
+		.name = #_name, .format = (_fmt) }
+#define DEFINE_MARKER_TP(name, tp_name, tp_cb, format)			\
+	DEFINE_MARKER(name, format);					\
+	static inline void __used __mark_tp_check_##name(void)		\
+	{								\
+		check_trace_callback_type_##tp_name(tp_cb);		\
+	}
+#define GET_MARKER(name)	(__mark_##name)
 
 static inline __printf(1, 2) void __mark_check_format(const char *fmt, ...)
+{
+}
+
+static inline void marker_probe_cb(const struct marker *m,
+				   void *call_private, ...)
 {
 }
 

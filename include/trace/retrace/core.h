@@ -70,6 +70,7 @@ enum rt_option {
 	RT_OPT_USERSTACKTRACE,
 	RT_OPT_SYM_USEROBJ,
 	RT_OPT_BLOCK,
+	RT_OPT_SCHED_TREE,
 	RT_OPT_NR,
 };
 
@@ -203,6 +204,9 @@ struct rt_tracer_opt {
  * @print_columns: optional; prints the column legend of the header in
  *        place of the default one; returns false to keep the default
  * @use_max: a latency tracer: "trace" shows the max-latency snapshot
+ * @no_stacks: the stacktrace options would break its output (records
+ *        it pairs up), so commits make no stack records while it is
+ *        current
  * @list: entry in the registry
  */
 struct rt_tracer {
@@ -219,6 +223,7 @@ struct rt_tracer {
 	bool		(*print_columns)(struct rt_instance *tr,
 					 struct seq_buf *s);
 	bool		use_max;
+	bool		no_stacks;
 	struct list_head list;
 };
 

@@ -85,6 +85,8 @@ int rt_buffer_iter_peek(struct rt_rb_iter *it, struct rt_rb_record *rec);
 void rt_buffer_iter_start_atomic(struct rt_rb_iter *it, struct rt_buffer *buf,
 				 int cpu);
 int rt_buffer_iter_peek_atomic(struct rt_rb_iter *it, struct rt_rb_record *rec);
+bool rt_buffer_read_trylock(struct rt_buffer *buf);
+void rt_buffer_read_unlock(struct rt_buffer *buf);
 void rt_buffer_iter_advance(struct rt_rb_iter *it,
 			    const struct rt_rb_record *rec);
 

@@ -28,6 +28,8 @@ static atomic_t rt_dump_done = ATOMIC_INIT(0);
 
 static int __init rt_dump_on_oops_setup(char *str)
 {
+	if (*str && *str != '=')
+		return 0;	/* another parameter with this prefix */
 	if (!*str) {
 		rt_dump_on_oops = 1;
 		return 1;

@@ -202,19 +202,34 @@ static atomic_t rt_dump_running = ATOMIC_INIT(0);
 
 void ftrace_dump(enum ftrace_dump_mode mode)
 {
+	struct rt_buffer *buf = rt_top.buffer;
 	struct rt_rb_iter it;
+	bool locked = false;
 	struct seq_buf s;
 	int cpu, this;
 
-	if (!rt_top.buffer || mode == DUMP_NONE || atomic_xchg(&rt_dump_running, 1))
+	if (!buf || mode == DUMP_NONE || atomic_xchg(&rt_dump_running, 1))
 		return;
+	/*
+	 * A dying kernel walks without locks (nothing resizes any more);
+	 * a live one (sysrq z) must keep a resize from freeing the pages
+	 * under the walk, and gives up rather than wait.
+	 */
+	if (!oops_in_progress) {
+		if (!rt_buffer_read_trylock(buf)) {
+			pr_emerg("retrace: buffer busy (resizing), no dump\n");
+			atomic_set(&rt_dump_running, 0);
+			return;
+		}
+		locked = true;
+	}
 	tracing_off();
 	this = raw_smp_processor_id();
 	pr_emerg("Dumping retrace buffer:\n---------------------------------\n");
 	for_each_possible_cpu(cpu) {
 		if (mode == DUMP_ORIG && cpu != this)
 			continue;
-		rt_buffer_iter_start_atomic(&it, rt_top.buffer, cpu);
+		rt_buffer_iter_start_atomic(&it, buf, cpu);
 		while (!rt_buffer_iter_peek_atomic(&it, &rt_dump_rec)) {
 			seq_buf_init(&s, rt_dump_line, sizeof(rt_dump_line) - 1);
 			rt_print_record_ctx(&rt_top, &s, &rt_dump_rec, 0, 0, NULL);
@@ -225,6 +240,8 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 		}
 	}
 	pr_emerg("---------------------------------\n");
+	if (locked)
+		rt_buffer_read_unlock(buf);
 	atomic_set(&rt_dump_running, 0);
 }
 EXPORT_SYMBOL_GPL(ftrace_dump);

@@ -16,8 +16,11 @@
  *
  * The tracing machinery's own frames are left in the record (cheap to
  * take, no symbol lookups on the write path) and skipped when printed:
- * leading frames whose names belong to retrace or to the probe entry
- * paths (rt_skip_frame()).
+ * leading frames in retrace's built-in .text (between the labels of
+ * text_start.S and text_end.S, which the Makefile links first and
+ * last) or named after its trampolines and the probe entry paths
+ * (rt_skip_frame()).  A kernel function that merely starts with "rt_"
+ * (rt_mutex_lock) is not skipped.
  *
  * sym-userobj resolves user addresses when the record is printed, from
  * the task's memory map as it is then: recording a path per frame
@@ -31,6 +34,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/stacktrace.h>
+#include <asm/tlbflush.h>
 #include "internal.h"
 
 #define RT_STACK_DEPTH	32
@@ -55,7 +59,13 @@ static void notrace rt_stack_record(struct rt_instance *tr, bool user,
 	unsigned int nr;
 
 	if (user) {
-		if (!current->mm || (current->flags & PF_KTHREAD))
+		/*
+		 * In NMI, or while another mm is loaded (a switch_mm in
+		 * progress, text_poke's mm), user reads would walk the
+		 * wrong address space.
+		 */
+		if (!current->mm || (current->flags & PF_KTHREAD) ||
+		    in_nmi() || !nmi_uaccess_okay())
 			return;
 		nr = stack_trace_save_user(ips, RT_STACK_DEPTH);
 	} else {
@@ -80,9 +90,18 @@ static void notrace rt_stack_record(struct rt_instance *tr, bool user,
  */
 void notrace rt_stack_after_commit(struct rt_instance *tr)
 {
+	struct rt_tracer *t = READ_ONCE(tr->tracer);
 	unsigned long pc = preempt_count();
 	unsigned long bit;
 
+	if (t && t->no_stacks)
+		return;
+	/*
+	 * The unwinder looks modules up under RCU; some producers (the
+	 * function tracer on entry paths) run where RCU is not watching.
+	 */
+	if (!rcu_is_watching())
+		return;
 	bit = rt_recursion_enter(&rt_stack_inside, rt_context_level(pc));
 	if (!bit)
 		return;
@@ -96,20 +115,26 @@ EXPORT_SYMBOL_GPL(rt_stack_after_commit);
 
 /* ---- printing ------------------------------------------------------------ */
 
+extern char __retrace_text_start[], __retrace_text_end[];
+
 /*
- * Frames of the tracing machinery itself: retrace's functions, the
- * marker call, the kprobe and int3 entry paths and tracepoint wrappers.
+ * Frames of the tracing machinery itself: retrace's functions, its
+ * trampolines, the marker call, the kprobe and int3 entry paths and
+ * tracepoint wrappers.
  */
 static bool rt_skip_frame(unsigned long ip)
 {
 	static const char *const prefixes[] = {
-		"rt_", "retrace", "marker_probe_cb", "kprobe", "opt_pre_handler",
+		"retrace", "marker_probe_cb", "kprobe", "opt_pre_handler",
 		"optimized_callback", "aggr_pre_handler", "do_int3",
 		"exc_int3", "asm_exc_int3", "__traceiter_", "stack_trace_save",
 	};
 	char sym[KSYM_NAME_LEN];
 	unsigned int i;
 
+	if (ip >= (unsigned long)__retrace_text_start &&
+	    ip < (unsigned long)__retrace_text_end)
+		return true;
 	if (lookup_symbol_name(ip, sym))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)

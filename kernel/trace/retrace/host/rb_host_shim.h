@@ -108,6 +108,7 @@ struct rw_semaphore { pthread_rwlock_t l; };
 #define init_rwsem(x)	pthread_rwlock_init(&(x)->l, NULL)
 #define down_read(x)	pthread_rwlock_rdlock(&(x)->l)
 #define up_read(x)	pthread_rwlock_unlock(&(x)->l)
+#define down_read_trylock(x)	(pthread_rwlock_tryrdlock(&(x)->l) == 0)
 #define down_write(x)	pthread_rwlock_wrlock(&(x)->l)
 #define up_write(x)	pthread_rwlock_unlock(&(x)->l)
 #define down_write_nested(x, n) down_write(x)

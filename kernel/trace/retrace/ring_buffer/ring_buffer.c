@@ -1053,8 +1053,9 @@ EXPORT_SYMBOL_GPL(rt_buffer_iter_peek);
  * @it: the iterator, set up with rt_buffer_iter_start_atomic()
  * @rec: where to copy it
  *
- * Takes no lock, so it is safe in oops and panic paths; it is not safe
- * against a concurrent resize, which such paths do not race with.
+ * Takes no lock, so it is safe in oops and panic paths.  It is not safe
+ * against a concurrent resize: a caller that is not dying holds
+ * rt_buffer_read_trylock() around the walk.
  *
  * Return: 0, or -ENODATA.
  */
@@ -1063,6 +1064,31 @@ int rt_buffer_iter_peek_atomic(struct rt_rb_iter *it, struct rt_rb_record *rec)
 	return rb_iter_peek(it, rec);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_iter_peek_atomic);
+
+/**
+ * rt_buffer_read_trylock - keep resizes out of an atomic walk
+ * @buf: the buffer
+ *
+ * For rt_buffer_iter_start_atomic() walks that may run beside a resize
+ * (a sysrq dump): never sleeps.
+ *
+ * Return: true if taken; release with rt_buffer_read_unlock().
+ */
+bool rt_buffer_read_trylock(struct rt_buffer *buf)
+{
+	return down_read_trylock(&buf->readers);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_read_trylock);
+
+/**
+ * rt_buffer_read_unlock - release rt_buffer_read_trylock()
+ * @buf: the buffer
+ */
+void rt_buffer_read_unlock(struct rt_buffer *buf)
+{
+	up_read(&buf->readers);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_read_unlock);
 
 
 /**

@@ -198,6 +198,8 @@ static struct rt_tracer rt_graph_tracer = {
 			  BIT(RT_GOPT_OVERHEAD),
 	.print_line	= rt_graph_print_line,
 	.print_columns	= rt_graph_print_columns,
+	/* A stack after each entry would keep leaves from folding. */
+	.no_stacks	= true,
 };
 
 static void rt_graph_print_ent_raw(struct rt_print_ctx *ctx)
