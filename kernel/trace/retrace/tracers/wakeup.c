@@ -18,6 +18,8 @@
  *   rt_wk_prio    its priority at wakeup (lower is more urgent); read
  *                 without the lock only to skip wakeups early.
  *   rt_wk_start   the clock at its wakeup.
+ *   rt_wk_tree_ns time the sched-tree option spent at the wakeup,
+ *                 taken off the latency.
  *   rt_wk_info    its description for the header, taken at wakeup, with
  *                 start_cpu the CPU whose ring holds the wakeup record.
  *   rt_wk_on      true once all three probes are attached, false once
@@ -49,11 +51,13 @@
 #include <trace/events/sched.h>
 #include <trace/retrace/core.h>
 #include "function.h"
+#include "sched_tree.h"
 
 static DEFINE_RAW_SPINLOCK(rt_wk_lock);
 static struct task_struct *rt_wk_task;
 static int rt_wk_prio;
 static u64 rt_wk_start;
+static u64 rt_wk_tree_ns;
 static struct rt_max_info rt_wk_info;
 static bool rt_wk_on;
 
@@ -143,9 +147,14 @@ static void rt_wk_start_timing(struct task_struct *p, unsigned long ip)
 		WRITE_ONCE(rt_wk_task, p);
 		WRITE_ONCE(rt_wk_prio, p->prio);
 		rt_wk_start = local_clock_noinstr();
+		rt_wk_tree_ns = 0;
 		rt_max_fill_task(&rt_wk_info, p);
 		rt_wk_info.start_cpu = smp_processor_id();
 		rt_wk_record(site, parent);
+		/* The walk is the tracer's time, not the wakee's latency. */
+		rt_wk_tree_ns = local_clock_noinstr();
+		rt_sched_tree_record(rt_wk_tr, task_cpu(p));
+		rt_wk_tree_ns = local_clock_noinstr() - rt_wk_tree_ns;
 	}
 	raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
 	/* Outside PREEMPT_RT a task may be freed in any context. */
@@ -175,9 +184,10 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 		raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
 		return;
 	}
-	now = local_clock_noinstr();
+	now = local_clock_noinstr() - rt_wk_tree_ns;
 	if (rt_max_beats(rt_wk_tr, now - rt_wk_start)) {
 		rt_wk_record(site, parent);
+		rt_sched_tree_record(rt_wk_tr, smp_processor_id());
 		info = rt_wk_info;
 		info.latency_ns = now - rt_wk_start;
 		info.start_ts = rt_wk_start;
