@@ -18,7 +18,7 @@ ready=$(grep -n -m1 "OOPS-TEST-READY mode=$mode" "$log" | cut -d: -f1)
 [ -n "$ready" ] || bad "the guest script never got ready"
 ncpu=$(sed -n "s/.*OOPS-TEST-READY mode=$mode cpus=\([0-9]*\).*/\1/p" "$log" | head -n 1)
 # Reports that fail any boot fail this one too; the oops itself is the point.
-splat=$(grep -nE 'WARNING:|KASAN|UBSAN|possible circular|inconsistent lock|BUG: sleeping|soft lockup|hard LOCKUP|rcu: INFO|self-detected stall|blocked for more than|general protection fault|BUG: unable to handle' "$log" | head -n 1)
+splat=$(grep -nE 'WARNING:|BUG: KASAN|UBSAN:|possible (circular|recursive) locking|inconsistent lock|suspicious RCU usage|BUG: sleeping|soft lockup|hard LOCKUP|rcu: INFO|self-detected stall|blocked for more than|general protection fault|BUG: unable to handle' "$log" | head -n 1)
 [ -z "$splat" ] || bad "a report besides the oops: $splat"
 oops=$(grep -n -m1 'BUG: kernel NULL pointer dereference' "$log" | cut -d: -f1)
 [ -n "$oops" ] || bad "no NULL pointer oops"

@@ -21,8 +21,13 @@ module_param(off, bool, 0444);
 static bool dump;
 module_param(dump, bool, 0444);
 
-/* A deliberate oops: the dump-on-oops test's trigger. */
-static noinline void rt_printk_test_oops(void)
+/*
+ * A deliberate oops: the dump-on-oops test's trigger.  Not KASAN-
+ * checked, so it is the same page fault with KASAN as without (KASAN
+ * would turn the NULL write into a general protection fault on the
+ * shadow first).
+ */
+static noinline __no_sanitize_address void rt_printk_test_oops(void)
 {
 	trace_printk("retrace oops test: writing to NULL\n");
 	*(volatile int *)NULL = 1;
