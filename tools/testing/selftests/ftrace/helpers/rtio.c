@@ -10,6 +10,9 @@
  *   rtio append FILE DATA       same with O_APPEND
  *   rtio trunc FILE             open with O_TRUNC; prints OK or the errno
  *   rtio readnb FILE            O_NONBLOCK read; prints EAGAIN, EOF or DATA
+ *   rtio readn FILE N           one read() of N bytes (at most 4096);
+ *                               prints "READ n" (bytes read) or the
+ *                               errno name
  *   rtio readwait FILE MS       blocking read bounded by MS; prints
  *                               TIMEOUT, EOF, DATA or the errno name
  *   rtio readtimed FILE MS      the same, and then the CLOCK_MONOTONIC
@@ -213,7 +216,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "asuser")) {
@@ -289,6 +292,21 @@ int main(int argc, char **argv)
 		}
 		n = read(fd, buf, sizeof(buf));
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	if (!strcmp(argv[1], "readn") && argc == 4) {
+		size_t want = strtoul(argv[3], NULL, 0);
+
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0 || want > sizeof(buf)) {
+			printf("%s\n", fd < 0 ? errname(errno) : "EINVAL");
+			return 0;
+		}
+		n = read(fd, buf, want);
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("READ %zd\n", n);
 		return 0;
 	}
 	if (!strcmp(argv[1], "epollwait")) {

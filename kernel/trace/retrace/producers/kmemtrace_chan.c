@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemtrace's channels: /sys/kernel/debug/kmemtrace/cpu<n> served from a
+ * retrace ring buffer of its own (not the trace buffer, whose size,
+ * clearing and overwrite mode belong to the tracing directory).
+ *
+ * The buffer runs in no-overwrite mode, as relay channels do: a record
+ * that finds its CPU's ring full is dropped and its bytes are added to
+ * total_overruns, so what a reader got plus what was dropped is all
+ * that was written.  read() hands out whole records only and never
+ * blocks; poll() blocks until the channel has a record.
+ *
+ * Waking a poller.  Writers run inside the allocator, with any lock
+ * held and interrupts possibly off, so they never wake anyone
+ * themselves:
+ *
+ *   ch->waiting  set to 1 by poll() before it looks for data; cleared
+ *                by the first writer on that CPU that sees it set
+ *   ch->work     an irq_work that writer queues on its own CPU (the
+ *                channel's); it wakes ch->wq
+ *
+ *   poll()                            writer (any context)
+ *   poll_wait(ch->wq)                 publish the record (commit)
+ *   waiting = 1                       smp_mb()
+ *   smp_mb()                          if (waiting) {
+ *   data? EPOLLIN                         waiting = 0
+ *   else 0, VFS sleeps on ch->wq          irq_work_queue(ch->work)
+ *                                     }
+ *
+ * The two full barriers pair: either poll() sees the record, or the
+ * writer sees the flag and the wakeup reaches the queue poll_wait()
+ * put the caller on.  A nested writer whose record the interrupted one
+ * publishes may wake the poller early; poll() then finds nothing, arms
+ * again, and the outer writer's check after its own commit wakes it.
+ */
+#define pr_fmt(fmt) "retrace: kmemtrace: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <trace/retrace/ring_buffer.h>
+#include "kmemtrace.h"
+
+#define RT_KMT_DEFAULT_KB	512
+
+/**
+ * struct rt_kmt_chan - one CPU's channel
+ * @waiting: a poller wants a wakeup (protocol above)
+ * @work: wakes @wq from the writer's CPU
+ * @wq: pollers
+ * @read_lock: one reader at a time, so a record peeked is the one taken
+ * @overrun_bytes: bytes dropped on this CPU; only its writers add
+ *	(this_cpu_add(), one instruction, safe against nesting)
+ */
+struct rt_kmt_chan {
+	int			waiting;
+	struct irq_work		work;
+	wait_queue_head_t	wq;
+	struct mutex		read_lock;
+	u64			overrun_bytes;
+};
+
+static DEFINE_PER_CPU(struct rt_kmt_chan, rt_kmt_chans);
+
+/*
+ * Set once at init and never freed; resized only while no writer runs
+ * (rt_kmt_chan_resize(), called with the channel user off).
+ */
+static struct rt_buffer *rt_kmt_buf;
+static unsigned long rt_kmt_kb = RT_KMT_DEFAULT_KB;
+
+static void rt_kmt_wake(struct irq_work *work)
+{
+	struct rt_kmt_chan *ch = container_of(work, struct rt_kmt_chan, work);
+
+	wake_up_interruptible_all(&ch->wq);
+}
+
+/**
+ * rt_kmt_chan_write - put one record in this CPU's channel
+ * @rec: the record, event_size bytes
+ * @len: its size, a multiple of 4 (the ring pads to 4)
+ *
+ * Called with preemption disabled, in any context.
+ */
+void rt_kmt_chan_write(const void *rec, unsigned int len)
+{
+	struct rt_kmt_chan *ch;
+	void *p;
+
+	p = rt_buffer_reserve(rt_kmt_buf, len);
+	ch = this_cpu_ptr(&rt_kmt_chans);
+	if (unlikely(!p)) {
+		this_cpu_add(rt_kmt_chans.overrun_bytes, len);
+		return;
+	}
+	memcpy(p, rec, len);
+	rt_buffer_commit(rt_kmt_buf);
+	smp_mb();	/* publish, then look at the flag (see the top) */
+	if (unlikely(READ_ONCE(ch->waiting))) {
+		WRITE_ONCE(ch->waiting, 0);
+		irq_work_queue(&ch->work);
+	}
+}
+
+/* A reader's state: where the next record is copied before it goes out. */
+struct rt_kmt_reader {
+	int			cpu;
+	struct rt_rb_record	rec;
+};
+
+static int rt_kmt_open(struct inode *inode, struct file *file)
+{
+	struct rt_kmt_reader *r;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->cpu = (long)inode->i_private;
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+static int rt_kmt_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+/* The record's own size: the ring rounds its length up to 4. */
+static unsigned int rt_kmt_rec_size(const struct rt_rb_record *rec)
+{
+	const struct rt_kmt_core *c = (const void *)rec->data;
+
+	if (rec->len < sizeof(*c) || c->event_size > rec->len)
+		return rec->len;	/* not ours: cannot happen */
+	return c->event_size;
+}
+
+/*
+ * Whole records while they fit.  A record is peeked before it is taken,
+ * so one that does not fit stays for the next read(); read_lock keeps
+ * another reader from taking it in between.
+ */
+static ssize_t rt_kmt_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct rt_kmt_reader *r = file->private_data;
+	struct rt_kmt_chan *ch = per_cpu_ptr(&rt_kmt_chans, r->cpu);
+	size_t done = 0;
+	int ret = 0;
+
+	if (mutex_lock_interruptible(&ch->read_lock))
+		return -ERESTARTSYS;
+	while (done < count) {
+		unsigned int size;
+
+		if (count - done < RT_KMT_MAX_RECORD) {
+			if (rt_buffer_peek(rt_kmt_buf, r->cpu, &r->rec))
+				break;
+			if (rt_kmt_rec_size(&r->rec) > count - done) {
+				if (!done)
+					ret = -EINVAL;
+				break;
+			}
+		}
+		if (rt_buffer_consume(rt_kmt_buf, r->cpu, &r->rec))
+			break;
+		size = rt_kmt_rec_size(&r->rec);
+		if (copy_to_user(ubuf + done, r->rec.data, size)) {
+			ret = -EFAULT;	/* that record is lost, as relay's */
+			break;
+		}
+		done += size;
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	mutex_unlock(&ch->read_lock);
+	return done ? done : ret;
+}
+
+static __poll_t rt_kmt_poll(struct file *file, poll_table *wait)
+{
+	struct rt_kmt_reader *r = file->private_data;
+	struct rt_kmt_chan *ch = per_cpu_ptr(&rt_kmt_chans, r->cpu);
+
+	poll_wait(file, &ch->wq, wait);
+	WRITE_ONCE(ch->waiting, 1);
+	smp_mb();	/* arm, then look for data (see the top) */
+	if (!rt_buffer_empty_cpu(rt_kmt_buf, r->cpu))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static const struct file_operations rt_kmt_chan_fops = {
+	.open		= rt_kmt_open,
+	.release	= rt_kmt_release,
+	.read		= rt_kmt_read,
+	.poll		= rt_kmt_poll,
+	.llseek		= noop_llseek,
+};
+
+static ssize_t rt_kmt_overruns_read(struct file *file, char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[24];
+	u64 sum = 0;
+	int cpu, n;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(rt_kmt_chans.overrun_bytes, cpu));
+	n = scnprintf(buf, sizeof(buf), "%llu\n", sum);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static const struct file_operations rt_kmt_overruns_fops = {
+	.open	= simple_open,
+	.read	= rt_kmt_overruns_read,
+	.llseek	= default_llseek,
+};
+
+/**
+ * rt_kmt_chan_files - the channel files in /sys/kernel/debug/kmemtrace
+ * @dir: that directory
+ */
+void rt_kmt_chan_files(struct dentry *dir)
+{
+	char name[16];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		debugfs_create_file(name, 0400, dir, (void *)(long)cpu,
+				    &rt_kmt_chan_fops);
+	}
+	debugfs_create_file("total_overruns", 0400, dir, NULL,
+			    &rt_kmt_overruns_fops);
+}
+
+/**
+ * rt_kmt_chan_resize - give every channel @kb KiB, dropping its records
+ * @kb: KiB per CPU, at least 4
+ *
+ * Only with no writer running: the caller holds the channel user off.
+ * Return: 0, -EINVAL or -ENOMEM (then the old size stays).
+ */
+int rt_kmt_chan_resize(unsigned long kb)
+{
+	int ret;
+
+	if (kb < 4 || kb > (1UL << 20))
+		return -EINVAL;
+	ret = rt_buffer_resize(rt_kmt_buf, kb << 10);
+	if (!ret)
+		rt_kmt_kb = kb;
+	return ret;
+}
+
+/** rt_kmt_chan_size_kb - the channels' size, KiB per CPU */
+unsigned long rt_kmt_chan_size_kb(void)
+{
+	return rt_kmt_kb;
+}
+
+/**
+ * rt_kmt_chan_init - allocate the channels' buffer
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rt_kmt_chan_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rt_kmt_chan *ch = per_cpu_ptr(&rt_kmt_chans, cpu);
+
+		init_irq_work(&ch->work, rt_kmt_wake);
+		init_waitqueue_head(&ch->wq);
+		mutex_init(&ch->read_lock);
+	}
+	rt_kmt_buf = rt_buffer_alloc(rt_kmt_kb << 10, false);
+	return rt_kmt_buf ? 0 : -ENOMEM;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The call site of an allocation: the code that asked the allocator,
+ * not a function of the allocator's own.
+ *
+ * The slab tracepoints pass _RET_IP_, which is right for kmalloc() and
+ * kmem_cache_alloc() called directly, but names the wrapper when a
+ * helper of the allocator calls them (kvmalloc(), kvfree(), krealloc()
+ * freeing the old object).  The page tracepoints pass no call site at
+ * all.  Both are resolved by walking the stack past the functions of
+ * rt_kmt_alloc_funcs[] (and retrace's own text) to the first frame
+ * outside them.
+ *
+ * A kmalloc() too large for a slab is traced twice upstream: once with
+ * the return address into __kmalloc_noprof() and friends, once with the
+ * real caller.  rt_kmt_site_inner_kmalloc() recognises the first, which
+ * kmemtrace drops.
+ *
+ * The table is filled once, before any probe is registered, and only
+ * read afterwards.
+ */
+#include <linux/bsearch.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/sort.h>
+#include <linux/stacktrace.h>
+#include "kmemtrace.h"
+
+/* Deep enough for the longest path from a caller into the tracepoint. */
+#define RT_KMT_WALK_DEPTH	16
+
+/* Functions entered on the way from a caller into the allocator. */
+static const char *const rt_kmt_alloc_funcs[] = {
+	/* the slab allocator's helpers */
+	"__kvmalloc_node_noprof", "kvfree", "kvfree_sensitive",
+	"kfree_sensitive", "kvrealloc_noprof", "krealloc_noprof",
+	/* kmalloc() of a large size goes to the page allocator */
+	"__kmalloc_large_noprof",
+	"__kmalloc_large_node_noprof", "___kmalloc_large_node",
+	"free_large_kmalloc", "kfree",
+	/* the page allocator's entry points */
+	"__alloc_pages_noprof", "alloc_pages_mpol_noprof",
+	"alloc_pages_noprof", "folio_alloc_noprof", "__folio_alloc_noprof",
+	"folio_alloc_mpol_noprof", "vma_alloc_folio_noprof",
+	"get_free_pages_noprof", "__get_free_pages_noprof",
+	"get_zeroed_page_noprof", "alloc_pages_exact_noprof",
+	"alloc_pages_exact_nid_noprof", "make_alloc_exact",
+	"alloc_pages_bulk_noprof", "__alloc_pages_bulk_noprof",
+	"alloc_pages_bulk_array_mempolicy_noprof",
+	/* and its exits */
+	"__free_pages_ok", "free_unref_page", "__free_pages", "free_pages",
+	"free_pages_exact", "__folio_put", "free_unref_folios",
+	"folios_put_refs", "release_pages",
+	/* the tracepoints' iterators, when more than one probe is on */
+	"__traceiter_kmalloc", "__traceiter_kfree",
+	"__traceiter_kmem_cache_alloc", "__traceiter_kmem_cache_free",
+	"__traceiter_mm_page_alloc", "__traceiter_mm_page_free",
+};
+
+/*
+ * Also the allocator's, and the return address into them marks
+ * upstream's inner trace of a large kmalloc().
+ */
+static const char *const rt_kmt_inner_funcs[] = {
+	"__kmalloc_noprof", "__kmalloc_node_noprof",
+	"__kmalloc_node_track_caller_noprof",
+};
+
+struct rt_kmt_range {
+	unsigned long	start;
+	unsigned long	end;
+	bool		inner;
+};
+
+static struct rt_kmt_range rt_kmt_ranges[ARRAY_SIZE(rt_kmt_alloc_funcs) +
+					  ARRAY_SIZE(rt_kmt_inner_funcs)];
+static unsigned int rt_kmt_nr_ranges;
+
+extern char __retrace_text_start[], __retrace_text_end[];
+
+static int rt_kmt_range_cmp(const void *a, const void *b)
+{
+	const struct rt_kmt_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void rt_kmt_range_add(const char *name, bool inner)
+{
+	unsigned long addr, size, off;
+
+	addr = kallsyms_lookup_name(name);
+	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &off))
+		return;
+	rt_kmt_ranges[rt_kmt_nr_ranges++] = (struct rt_kmt_range){
+		addr - off, addr - off + size, inner };
+}
+
+/**
+ * rt_kmt_site_init - look up the allocator's functions, once
+ *
+ * A name this kernel does not have (inlined, or configured out) is
+ * skipped: no frame of it can be on the stack.
+ */
+void rt_kmt_site_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rt_kmt_alloc_funcs); i++)
+		rt_kmt_range_add(rt_kmt_alloc_funcs[i], false);
+	for (i = 0; i < ARRAY_SIZE(rt_kmt_inner_funcs); i++)
+		rt_kmt_range_add(rt_kmt_inner_funcs[i], true);
+	sort(rt_kmt_ranges, rt_kmt_nr_ranges, sizeof(rt_kmt_ranges[0]),
+	     rt_kmt_range_cmp, NULL);
+}
+
+static int rt_kmt_range_find(const void *key, const void *elt)
+{
+	unsigned long ip = (unsigned long)key;
+	const struct rt_kmt_range *r = elt;
+
+	if (ip < r->start)
+		return -1;
+	return ip >= r->end;
+}
+
+static const struct rt_kmt_range *rt_kmt_lookup(unsigned long ip)
+{
+	return bsearch((void *)ip, rt_kmt_ranges, rt_kmt_nr_ranges,
+		       sizeof(rt_kmt_ranges[0]), rt_kmt_range_find);
+}
+
+/**
+ * rt_kmt_site_inner_kmalloc - is @ip upstream's inner trace of a large kmalloc
+ * @ip: the call site a kmalloc tracepoint passed
+ *
+ * Return: true if @ip returns into __kmalloc_noprof() or its two
+ * siblings, which trace a large allocation again with the real caller.
+ */
+bool rt_kmt_site_inner_kmalloc(unsigned long ip)
+{
+	const struct rt_kmt_range *r = rt_kmt_lookup(ip);
+
+	return r && r->inner;
+}
+
+/**
+ * rt_kmt_site_in_allocator - is @ip inside one of the allocator's functions
+ * @ip: a call site
+ *
+ * Return: true if the real caller is further up the stack.
+ */
+bool rt_kmt_site_in_allocator(unsigned long ip)
+{
+	return rt_kmt_lookup(ip);
+}
+
+static bool rt_kmt_skip_frame(unsigned long ip)
+{
+	if (ip >= (unsigned long)__retrace_text_start &&
+	    ip < (unsigned long)__retrace_text_end)
+		return true;
+	return rt_kmt_lookup(ip);
+}
+
+/**
+ * rt_kmt_site_caller - the first frame outside the allocator and retrace
+ *
+ * Called from a probe, with preemption disabled; any context.
+ * Return: that return address, or 0 if the walk found none.
+ */
+unsigned long rt_kmt_site_caller(void)
+{
+	unsigned long entries[RT_KMT_WALK_DEPTH];
+	unsigned int n, i;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++)
+		if (!rt_kmt_skip_frame(entries[i]))
+			return entries[i];
+	return 0;
+}
