@@ -29,30 +29,42 @@ static DEFINE_MUTEX(rt_kmem_test_lock);
 static void *rt_kmem_test_last[5];
 static unsigned long rt_kmem_test_rounds;
 
-/* noipa: each must be a real function, the caller of its allocation. */
-static noinline __attribute__((__noipa__)) void *rt_kmem_test_kmalloc(void)
+/*
+ * noipa: each must be a real function, the caller of its allocation;
+ * storing the result keeps gcc from making the call a tail call, which
+ * would leave the return address in rt_kmem_test_run().
+ */
+static noinline __attribute__((__noipa__)) void rt_kmem_test_kmalloc(void)
 {
-	return kmalloc(RT_KMEM_TEST_SIZE, GFP_KERNEL);
+	rt_kmem_test_last[0] = kmalloc(RT_KMEM_TEST_SIZE, GFP_KERNEL);
 }
 
-static noinline __attribute__((__noipa__)) void *rt_kmem_test_large(void)
+/*
+ * A size gcc cannot see: kmalloc() then goes through __kmalloc_noprof(),
+ * which upstream traces twice for a large size (kmemtrace keeps one).
+ */
+static unsigned int rt_kmem_test_large_size = RT_KMEM_TEST_LARGE;
+
+static noinline __attribute__((__noipa__)) void rt_kmem_test_large(void)
 {
-	return kmalloc(RT_KMEM_TEST_LARGE, GFP_KERNEL);
+	rt_kmem_test_last[1] = kmalloc(READ_ONCE(rt_kmem_test_large_size),
+				       GFP_KERNEL);
 }
 
-static noinline __attribute__((__noipa__)) void *rt_kmem_test_kv(void)
+static noinline __attribute__((__noipa__)) void rt_kmem_test_kv(void)
 {
-	return kvmalloc(RT_KMEM_TEST_SIZE, GFP_KERNEL);
+	rt_kmem_test_last[2] = kvmalloc(RT_KMEM_TEST_SIZE, GFP_KERNEL);
 }
 
-static noinline __attribute__((__noipa__)) void *rt_kmem_test_cache(void)
+static noinline __attribute__((__noipa__)) void rt_kmem_test_cache(void)
 {
-	return kmem_cache_alloc(rt_kmem_test_cachep, GFP_KERNEL);
+	rt_kmem_test_last[3] = kmem_cache_alloc(rt_kmem_test_cachep,
+						GFP_KERNEL);
 }
 
-static noinline __attribute__((__noipa__)) void *rt_kmem_test_pages(void)
+static noinline __attribute__((__noipa__)) void rt_kmem_test_pages(void)
 {
-	return (void *)__get_free_pages(GFP_KERNEL, 1);
+	rt_kmem_test_last[4] = (void *)__get_free_pages(GFP_KERNEL, 1);
 }
 
 static noinline __attribute__((__noipa__)) void rt_kmem_test_release(void)
@@ -63,6 +75,7 @@ static noinline __attribute__((__noipa__)) void rt_kmem_test_release(void)
 	if (rt_kmem_test_last[3])
 		kmem_cache_free(rt_kmem_test_cachep, rt_kmem_test_last[3]);
 	free_pages((unsigned long)rt_kmem_test_last[4], 1);
+	rt_kmem_test_rounds++;		/* not a tail call, see above */
 }
 
 static int rt_kmem_test_run(const char *val, const struct kernel_param *kp)
@@ -74,13 +87,12 @@ static int rt_kmem_test_run(const char *val, const struct kernel_param *kp)
 		return ret;
 	mutex_lock(&rt_kmem_test_lock);
 	for (i = 0; i < n; i++) {
-		rt_kmem_test_last[0] = rt_kmem_test_kmalloc();
-		rt_kmem_test_last[1] = rt_kmem_test_large();
-		rt_kmem_test_last[2] = rt_kmem_test_kv();
-		rt_kmem_test_last[3] = rt_kmem_test_cache();
-		rt_kmem_test_last[4] = rt_kmem_test_pages();
+		rt_kmem_test_kmalloc();
+		rt_kmem_test_large();
+		rt_kmem_test_kv();
+		rt_kmem_test_cache();
+		rt_kmem_test_pages();
 		rt_kmem_test_release();
-		rt_kmem_test_rounds++;
 	}
 	mutex_unlock(&rt_kmem_test_lock);
 	return 0;
