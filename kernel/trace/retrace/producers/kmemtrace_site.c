@@ -51,7 +51,14 @@ static const char *const rt_kmt_alloc_funcs[] = {
 	"__free_pages_ok", "free_unref_page", "__free_pages", "free_pages",
 	"free_pages_exact", "__folio_put", "free_unref_folios",
 	"folios_put_refs", "release_pages",
-	/* the tracepoints' iterators, when more than one probe is on */
+	"free_pages_prepare",
+	/*
+	 * The tracepoints' wrappers, which gcc may leave out of line (one
+	 * static copy per file that calls them), and their iterators,
+	 * used when more than one probe is on.
+	 */
+	"trace_kmalloc", "trace_kfree", "trace_kmem_cache_alloc",
+	"trace_kmem_cache_free", "trace_mm_page_alloc", "trace_mm_page_free",
 	"__traceiter_kmalloc", "__traceiter_kfree",
 	"__traceiter_kmem_cache_alloc", "__traceiter_kmem_cache_free",
 	"__traceiter_mm_page_alloc", "__traceiter_mm_page_free",
@@ -72,8 +79,11 @@ struct rt_kmt_range {
 	bool		inner;
 };
 
-static struct rt_kmt_range rt_kmt_ranges[ARRAY_SIZE(rt_kmt_alloc_funcs) +
-					  ARRAY_SIZE(rt_kmt_inner_funcs)];
+/* Room for a few names to have several copies. */
+#define RT_KMT_MAX_RANGES	(2 * (ARRAY_SIZE(rt_kmt_alloc_funcs) + \
+				      ARRAY_SIZE(rt_kmt_inner_funcs)))
+
+static struct rt_kmt_range rt_kmt_ranges[RT_KMT_MAX_RANGES];
 static unsigned int rt_kmt_nr_ranges;
 
 extern char __retrace_text_start[], __retrace_text_end[];
@@ -85,31 +95,36 @@ static int rt_kmt_range_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static void rt_kmt_range_add(const char *name, bool inner)
+/* One copy of a function: kallsyms_on_each_match_symbol() calls back. */
+static int rt_kmt_range_add(void *inner, unsigned long addr)
 {
-	unsigned long addr, size, off;
+	unsigned long size, off;
 
-	addr = kallsyms_lookup_name(name);
-	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &off))
-		return;
-	rt_kmt_ranges[rt_kmt_nr_ranges++] = (struct rt_kmt_range){
-		addr - off, addr - off + size, inner };
+	if (rt_kmt_nr_ranges == RT_KMT_MAX_RANGES)
+		return 1;	/* full: the walk may name a helper */
+	if (kallsyms_lookup_size_offset(addr, &size, &off))
+		rt_kmt_ranges[rt_kmt_nr_ranges++] = (struct rt_kmt_range){
+			addr - off, addr - off + size, inner != NULL };
+	return 0;
 }
 
 /**
  * rt_kmt_site_init - look up the allocator's functions, once
  *
- * A name this kernel does not have (inlined, or configured out) is
- * skipped: no frame of it can be on the stack.
+ * Every copy of each name counts (a static function may have one per
+ * file).  A name this kernel does not have (inlined, or configured out)
+ * is skipped: no frame of it can be on the stack.
  */
 void rt_kmt_site_init(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rt_kmt_alloc_funcs); i++)
-		rt_kmt_range_add(rt_kmt_alloc_funcs[i], false);
+		kallsyms_on_each_match_symbol(rt_kmt_range_add,
+					      rt_kmt_alloc_funcs[i], NULL);
 	for (i = 0; i < ARRAY_SIZE(rt_kmt_inner_funcs); i++)
-		rt_kmt_range_add(rt_kmt_inner_funcs[i], true);
+		kallsyms_on_each_match_symbol(rt_kmt_range_add,
+					      rt_kmt_inner_funcs[i], (void *)1);
 	sort(rt_kmt_ranges, rt_kmt_nr_ranges, sizeof(rt_kmt_ranges[0]),
 	     rt_kmt_range_cmp, NULL);
 }
