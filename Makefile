@@ -4,6 +4,7 @@
 #   make check          host tests + kernel + selftests in QEMU
 #   make check DEBUG=1  the same on a KASAN + lockdep kernel
 #   make kernel         build/bzImage and build/modules/
+#   make tools          build/tools/kmemtrace, the kmemtrace reader
 #   make host-test      only the host unit tests (seconds)
 #   make fuzz           fuzz the ring buffer (FUZZ_SECONDS, default 20) and
 #                       the parsers; FUZZ_RUNS=N: N inputs per target instead
@@ -18,9 +19,12 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel check run bench host-test fuzz soak initramfs clean distclean
+.PHONY: all kernel tools check run bench host-test fuzz soak initramfs clean distclean
 
-all: kernel
+all: kernel tools
+
+tools:
+	@$(MAKE) -s -C tools/kmemtrace O=$(CURDIR)/build/tools
 
 kernel:
 	@$(H)/deps.sh && $(H)/kernel.sh
@@ -55,7 +59,7 @@ soak:
 	@$(H)/soak.sh
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/check-* build/soak-* build/bench \
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/tools build/check-* build/soak-* build/bench \
 		build/bzImage build/modules build/debug build/ref build/idle build/nolat
 
 distclean:

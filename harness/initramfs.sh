@@ -25,6 +25,8 @@ for h in rtio rtbench; do
 	gcc -static -O2 -Wall -o "$ROOT/selftests/helpers/$h" \
 		"$TOP/tools/testing/selftests/ftrace/helpers/$h.c"
 done
+# The kmemtrace reader (tools/kmemtrace), static like the helpers.
+make -s -C "$TOP/tools/kmemtrace" O="$ROOT/bin" >/dev/null
 cp -a "$OUT/modules/lib/modules/." "$ROOT/lib/modules/"
 # bash and perf-tools' funcgraph, a real client of function_graph
 # (45graph/perf_funcgraph); bash comes with the libraries it links.
