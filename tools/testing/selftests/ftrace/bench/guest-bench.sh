@@ -26,6 +26,8 @@ echo nop > current_tracer
 echo 1 > tracing_on
 echo > trace
 loops baseline
+# getcwd(): one kmem_cache allocation and free per call (kmemtrace below).
+bench baseline_getcwd "$(rtbench getcwd $N)"
 # BENCH_ONLY=baseline: the idle-cost kernel needs nothing else.
 if [ "${BENCH_ONLY:-}" = baseline ]; then
 	echo "BENCH-DONE"
@@ -118,6 +120,43 @@ if m=$(find /lib/modules -name rt_mark_test.ko | head -n 1) && [ -n "$m" ] &&
 	rmmod rt_mark_test
 else
 	for r in off_extra loop_plain event_hit kprobe_hit off_hit; do bench kmarker_$r n/a; done
+fi
+
+# Allocator records: getcwd() allocates and frees one names_cache object
+# per call, so each call makes one allocation record and one free
+# record.  kmemev: the allocator's events in the trace (retrace:
+# events/kmemtrace; upstream: the six events/kmem ones kmemtrace
+# covers).  kmemchan (retrace only): kmemtrace's binary channels, sized
+# to hold the whole loop with no reader, so nothing is dropped.
+if [ -d events/kmemtrace ]; then
+	kev="events/kmemtrace/alloc events/kmemtrace/free"
+else
+	kev=""
+	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_free; do
+		[ -d events/kmem/$e ] && kev="$kev events/kmem/$e"
+	done
+fi
+if [ -n "$kev" ]; then
+	echo > trace
+	for e in $kev; do echo 1 > $e/enable; done
+	bench kmemev_getcwd "$(rtbench getcwd $N)"
+	for e in $kev; do echo 0 > $e/enable; done
+	echo > trace
+else
+	bench kmemev_getcwd n/a
+fi
+K=/sys/kernel/debug/kmemtrace
+if [ -f $K/enable ]; then
+	kb0=$(cat $K/buffer_size_kb)
+	echo $((N * 72 / 1024 + 1024)) > $K/buffer_size_kb
+	o0=$(cat $K/total_overruns)
+	echo 1 > $K/enable
+	bench kmemchan_getcwd "$(rtbench getcwd $N)"
+	echo 0 > $K/enable
+	[ "$(cat $K/total_overruns)" = "$o0" ] || echo "INFO kmemchan dropped $(( $(cat $K/total_overruns) - o0 )) bytes" >&2
+	echo $kb0 > $K/buffer_size_kb
+else
+	bench kmemchan_getcwd n/a
 fi
 
 # Ring buffer benchmark module of this kernel, same method on both: the

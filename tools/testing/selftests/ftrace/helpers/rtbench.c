@@ -5,6 +5,8 @@
  *
  *   rtbench getppid N        N getppid() calls
  *   rtbench openclose N      N open()+close() of a tmpfs file
+ *   rtbench getcwd N         N getcwd() calls (one names_cache object
+ *                            allocated and freed in each)
  *   rtbench marker N FILE    N 16-byte writes to FILE (trace_marker)
  *
  * Prints the mean cost in nanoseconds per operation.
@@ -46,6 +48,13 @@ int main(int argc, char **argv)
 		t0 = now_ns();
 		for (i = 0; i < n; i++)
 			close(open("/tmp/rtbench.file", O_RDONLY));
+		t1 = now_ns();
+	} else if (!strcmp(argv[1], "getcwd")) {
+		char cwd[256];
+
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			syscall(SYS_getcwd, cwd, sizeof(cwd));
 		t1 = now_ns();
 	} else if (!strcmp(argv[1], "marker") && argc > 3) {
 		fd = open(argv[3], O_WRONLY);
