@@ -49,7 +49,7 @@ static const struct rt_event_field rt_kmt_free_fields[] = {
 
 static const char *const rt_kmt_type_names[] = {
 	[RT_KMT_TYPE_KMALLOC]	= "kmalloc",
-	[RT_KMT_TYPE_CACHE]	= "cache",
+	[RT_KMT_TYPE_CACHE]	= "kmem_cache",
 	[RT_KMT_TYPE_PAGES]	= "pages",
 };
 
