@@ -125,7 +125,9 @@ gswitch=$([ "$flavour" = debug ] && echo 6 || echo 50)
 # runs in the normal kernel's MTTCG boot and in both single boots, and
 # the hang is an open problem (issue notes, retrace.txt "Test guests").
 sites=$([ "$flavour" = debug ] || echo 40function/site_stress,)
-guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,${sites}40function/all_functions,45graph/switch_stress,65markers/stress \
+# 70kmemtrace/load and overruns: the channels' writers, the reader and
+# the accounting with vCPUs in parallel.
+guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,${sites}40function/all_functions,45graph/switch_stress,65markers/stress,70kmemtrace/load,70kmemtrace/overruns \
 	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 
 # 4. ftrace_dump_on_oops: boots that end in a deliberate oops, so the
