@@ -31,9 +31,9 @@ ROWS = [  # name, unit, is_overhead
     ("wakeup_openclose", "ns/call", True),
     ("wakeup_rt_getppid", "ns/call", True),
     ("wakeup_rt_openclose", "ns/call", True),
-    ("baseline_getcwd", "ns/call", False),
-    ("kmemev_getcwd", "ns/call", True),
-    ("kmemchan_getcwd", "ns/call", True),
+    ("baseline_poll32", "ns/call", False),
+    ("kmemev_poll32", "ns/call", True),
+    ("kmemchan_poll32", "ns/call", True),
     ("kprobe_getppid", "ns/call", True),
     ("kprobe_offset_getppid", "ns/call", True),
     ("marker_write", "ns/write", False),
@@ -122,7 +122,7 @@ if wall:
 def idle_cost(without, title, column):
     """Baseline loops of the normal kernel against flavour @without."""
     rows = []
-    for name in ("baseline_getppid", "baseline_openclose", "baseline_getcwd"):
+    for name in ("baseline_getppid", "baseline_openclose", "baseline_poll32"):
         xs = {f: [parse(f"{out}/icount-{f}-{i}.log").get(name) for i in range(1, runs + 1)]
               for f in (without, "normal")}
         if all(x is not None for f in xs for x in xs[f]):

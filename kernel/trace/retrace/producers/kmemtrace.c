@@ -39,7 +39,6 @@ static unsigned int rt_kmt_users;
 static bool rt_kmt_chan_on;
 static atomic_t rt_kmt_seq = ATOMIC_INIT(0);
 static bool rt_kmt_boot_enable;
-static bool rt_kmt_ready;	/* the channels exist */
 
 /*
  * The preemption count the allocator ran with: the tracepoint disabled
@@ -50,9 +49,22 @@ static unsigned long rt_kmt_pc(void)
 	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
 }
 
+/*
+ * kfree() of a kmalloc() past the slabs gives its pages back, and their
+ * free would be a second record of the same memory.  The walk cannot
+ * always tell (kfree() tail-calls the page allocator, leaving no frame),
+ * so the kfree probe leaves the address here, and the page free that is
+ * the next record on this CPU and frees that address is dropped.  Any
+ * record clears it first: an interrupt's record in between, or a
+ * migration, only lets the page free through as a record of its own.
+ * Written and read by this CPU's probes only.
+ */
+static DEFINE_PER_CPU(unsigned long, rt_kmt_large_free);
+
 /* Fill in the sequence number and send the record where it is wanted. */
 static void rt_kmt_emit(struct rt_kmt_alloc *r, bool chan, bool ev)
 {
+	this_cpu_write(rt_kmt_large_free, 0);
 	r->core.seq = atomic_inc_return(&rt_kmt_seq) - 1;
 	if (chan)
 		rt_kmt_chan_write(r, r->core.event_size);
@@ -63,14 +75,18 @@ static void rt_kmt_emit(struct rt_kmt_alloc *r, bool chan, bool ev)
 static void rt_kmt_alloc(u8 type, unsigned long site, const void *ptr,
 			 size_t req, size_t alloc, gfp_t gfp, int node)
 {
-	bool chan = READ_ONCE(rt_kmt_chan_on);
+	/* Pairs with rt_kmt_get()'s release: the buffer is there. */
+	bool chan = smp_load_acquire(&rt_kmt_chan_on);
 	bool ev = rt_kmt_event_on(true);
 	struct rt_kmt_alloc r;
 
 	if (!chan && !ev)
 		return;
-	if (!site || rt_kmt_site_in_allocator(site))
-		site = rt_kmt_site_caller();
+	if (!site || rt_kmt_site_in_allocator(site)) {
+		site = rt_kmt_site_caller(type == RT_KMT_TYPE_PAGES);
+		if (site == RT_KMT_SITE_DROP)
+			return;
+	}
 	r.core.event_id = RT_KMT_EV_ALLOC;
 	r.core.type_id = type;
 	r.core.event_size = sizeof(r);
@@ -85,14 +101,18 @@ static void rt_kmt_alloc(u8 type, unsigned long site, const void *ptr,
 
 static void rt_kmt_free(u8 type, unsigned long site, const void *ptr)
 {
-	bool chan = READ_ONCE(rt_kmt_chan_on);
+	/* Pairs with rt_kmt_get()'s release: the buffer is there. */
+	bool chan = smp_load_acquire(&rt_kmt_chan_on);
 	bool ev = rt_kmt_event_on(false);
 	struct rt_kmt_alloc r;
 
 	if ((!chan && !ev) || ZERO_OR_NULL_PTR(ptr))
 		return;
-	if (!site || rt_kmt_site_in_allocator(site))
-		site = rt_kmt_site_caller();
+	if (!site || rt_kmt_site_in_allocator(site)) {
+		site = rt_kmt_site_caller(type == RT_KMT_TYPE_PAGES);
+		if (site == RT_KMT_SITE_DROP)
+			return;
+	}
 	r.core.event_id = RT_KMT_EV_FREE;
 	r.core.type_id = type;
 	r.core.event_size = sizeof(r.core);
@@ -127,6 +147,9 @@ static void rt_kmt_probe_kfree(void *data, unsigned long call_site,
 			       const void *ptr)
 {
 	rt_kmt_free(RT_KMT_TYPE_KMALLOC, call_site, ptr);
+	/* The same test kfree() makes for a kmalloc() past the slabs. */
+	if (!ZERO_OR_NULL_PTR(ptr) && !folio_test_slab(virt_to_folio(ptr)))
+		this_cpu_write(rt_kmt_large_free, (unsigned long)ptr);
 }
 
 static void rt_kmt_probe_cache_free(void *data, unsigned long call_site,
@@ -154,7 +177,13 @@ static void rt_kmt_probe_page_alloc(void *data, struct page *page,
 static void rt_kmt_probe_page_free(void *data, struct page *page,
 				   unsigned int order)
 {
-	rt_kmt_free(RT_KMT_TYPE_PAGES, 0, page_address(page));
+	unsigned long addr = (unsigned long)page_address(page);
+
+	if (this_cpu_read(rt_kmt_large_free) == addr) {
+		this_cpu_write(rt_kmt_large_free, 0);
+		return;		/* a large kmalloc()'s, recorded by kfree */
+	}
+	rt_kmt_free(RT_KMT_TYPE_PAGES, 0, (void *)addr);
 }
 
 static void rt_kmt_unregister(void)
@@ -202,12 +231,16 @@ int rt_kmt_get(enum rt_kmt_user who)
 	int ret = 0;
 
 	mutex_lock(&rt_kmt_lock);
-	if (!rt_kmt_users)
+	if (who == RT_KMT_USER_CHAN)
+		ret = rt_kmt_chan_start();
+	if (!ret && !rt_kmt_users)
 		ret = rt_kmt_register();
 	if (!ret) {
 		rt_kmt_users |= who;
-		if (who == RT_KMT_USER_CHAN)
-			WRITE_ONCE(rt_kmt_chan_on, true);
+		if (who == RT_KMT_USER_CHAN) {
+			/* Publishes rt_kmt_chan_start()'s buffer. */
+			smp_store_release(&rt_kmt_chan_on, true);
+		}
 	}
 	mutex_unlock(&rt_kmt_lock);
 	return ret;
@@ -333,13 +366,9 @@ __setup("kmemtrace.enable=", rt_kmt_setup);
 static int __init rt_kmt_early_init(void)
 {
 	rt_kmt_site_init();
-	if (rt_kmt_chan_init()) {
-		pr_warn("no memory for the channels\n");
-		return 0;
-	}
-	rt_kmt_ready = true;
+	rt_kmt_chan_init();
 	if (rt_kmt_boot_enable && rt_kmt_get(RT_KMT_USER_CHAN))
-		pr_warn("cannot attach to the allocator's tracepoints\n");
+		pr_warn("cannot start recording at boot\n");
 	return 0;
 }
 early_initcall(rt_kmt_early_init);
@@ -354,8 +383,6 @@ static int __init rt_kmt_init(void)
 	struct dentry *dir;
 	int ret;
 
-	if (!rt_kmt_ready)
-		return 0;
 	dir = debugfs_create_dir("kmemtrace", NULL);
 	rt_kmt_chan_files(dir);
 	debugfs_create_file("abi_version", 0400, dir, NULL, &rt_kmt_abi_fops);

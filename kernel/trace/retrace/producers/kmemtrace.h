@@ -9,6 +9,7 @@
 #define _RETRACE_PRODUCERS_KMEMTRACE_H
 
 #include <linux/compiler.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 /*
@@ -52,7 +53,8 @@ struct rt_kmt_alloc {
 #define RT_KMT_MAX_RECORD	sizeof(struct rt_kmt_alloc)
 
 /* kmemtrace_chan.c: the cpu<n> channels, through a retrace ring buffer */
-int rt_kmt_chan_init(void);
+void rt_kmt_chan_init(void);
+int rt_kmt_chan_start(void);
 void rt_kmt_chan_files(struct dentry *dir);
 void rt_kmt_chan_write(const void *rec, unsigned int len);
 int rt_kmt_chan_resize(unsigned long kb);
@@ -62,7 +64,8 @@ unsigned long rt_kmt_chan_size_kb(void);
 void rt_kmt_site_init(void);
 bool rt_kmt_site_inner_kmalloc(unsigned long ip);
 bool rt_kmt_site_in_allocator(unsigned long ip);
-unsigned long rt_kmt_site_caller(void);
+unsigned long rt_kmt_site_caller(bool pages);
+#define RT_KMT_SITE_DROP	ULONG_MAX	/* the record is another's */
 
 /* kmemtrace_event.c: events/kmemtrace/{alloc,free} */
 int rt_kmt_event_init(void);

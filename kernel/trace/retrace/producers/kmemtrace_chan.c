@@ -4,7 +4,9 @@
  * retrace ring buffer of its own (not the trace buffer, whose size,
  * clearing and overwrite mode belong to the tracing directory).
  *
- * The buffer runs in no-overwrite mode, as relay channels do: a record
+ * The buffer is allocated when the channels are first switched on
+ * (rt_kmt_chan_start()), so a kernel that never uses them pays nothing
+ * for them.  It runs in no-overwrite mode, as relay channels do: a record
  * that finds its CPU's ring full is dropped and its bytes are added to
  * total_overruns, so what a reader got plus what was dropped is all
  * that was written.  read() hands out whole records only and never
@@ -39,6 +41,7 @@
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/percpu.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -69,11 +72,17 @@ struct rt_kmt_chan {
 static DEFINE_PER_CPU(struct rt_kmt_chan, rt_kmt_chans);
 
 /*
- * Set once at init and never freed; resized only while no writer runs
- * (rt_kmt_chan_resize(), called with the channel user off).
+ * NULL until the channels are first switched on; then set once (under
+ * kmemtrace.c's rt_kmt_lock, published before the writers' flag) and
+ * never freed.  Readers test it with READ_ONCE().
+ *
+ * rt_kmt_resize_sem: readers hold it shared across a read() or poll(),
+ * a resize exclusively, so no read() sees a record change under it
+ * between its peek and its take.
  */
 static struct rt_buffer *rt_kmt_buf;
 static unsigned long rt_kmt_kb = RT_KMT_DEFAULT_KB;
+static DECLARE_RWSEM(rt_kmt_resize_sem);
 
 static void rt_kmt_wake(struct irq_work *work)
 {
@@ -87,21 +96,23 @@ static void rt_kmt_wake(struct irq_work *work)
  * @rec: the record, event_size bytes
  * @len: its size, a multiple of 4 (the ring pads to 4)
  *
- * Called with preemption disabled, in any context.
+ * Called with preemption disabled, in any context, once the channels'
+ * flag is seen set (so the buffer exists).
  */
 void rt_kmt_chan_write(const void *rec, unsigned int len)
 {
+	struct rt_buffer *buf = READ_ONCE(rt_kmt_buf);
 	struct rt_kmt_chan *ch;
 	void *p;
 
-	p = rt_buffer_reserve(rt_kmt_buf, len);
+	p = rt_buffer_reserve(buf, len);
 	ch = this_cpu_ptr(&rt_kmt_chans);
 	if (unlikely(!p)) {
 		this_cpu_add(rt_kmt_chans.overrun_bytes, len);
 		return;
 	}
 	memcpy(p, rec, len);
-	rt_buffer_commit(rt_kmt_buf);
+	rt_buffer_commit(buf);
 	smp_mb();	/* publish, then look at the flag (see the top) */
 	if (unlikely(READ_ONCE(ch->waiting))) {
 		WRITE_ONCE(ch->waiting, 0);
@@ -144,44 +155,47 @@ static unsigned int rt_kmt_rec_size(const struct rt_rb_record *rec)
 }
 
 /*
- * Whole records while they fit.  A record is peeked before it is taken,
- * so one that does not fit stays for the next read(); read_lock keeps
- * another reader from taking it in between.
+ * Whole records while they fit.  Each record is peeked, copied out, and
+ * only then taken: one that does not fit, or whose copy faults, stays
+ * for the next read().  The peeked record is the one taken: read_lock
+ * keeps other readers of the channel out, rt_kmt_resize_sem a resize,
+ * and writers only add records (no-overwrite mode).
  */
 static ssize_t rt_kmt_read(struct file *file, char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	struct rt_kmt_reader *r = file->private_data;
 	struct rt_kmt_chan *ch = per_cpu_ptr(&rt_kmt_chans, r->cpu);
+	struct rt_buffer *buf;
 	size_t done = 0;
 	int ret = 0;
 
 	if (mutex_lock_interruptible(&ch->read_lock))
 		return -ERESTARTSYS;
-	while (done < count) {
+	down_read(&rt_kmt_resize_sem);
+	buf = READ_ONCE(rt_kmt_buf);
+	while (buf && done < count) {
 		unsigned int size;
 
-		if (count - done < RT_KMT_MAX_RECORD) {
-			if (rt_buffer_peek(rt_kmt_buf, r->cpu, &r->rec))
-				break;
-			if (rt_kmt_rec_size(&r->rec) > count - done) {
-				if (!done)
-					ret = -EINVAL;
-				break;
-			}
-		}
-		if (rt_buffer_consume(rt_kmt_buf, r->cpu, &r->rec))
+		if (rt_buffer_peek(buf, r->cpu, &r->rec))
 			break;
 		size = rt_kmt_rec_size(&r->rec);
-		if (copy_to_user(ubuf + done, r->rec.data, size)) {
-			ret = -EFAULT;	/* that record is lost, as relay's */
+		if (size > count - done) {
+			if (!done)
+				ret = -EINVAL;
 			break;
 		}
+		if (copy_to_user(ubuf + done, r->rec.data, size)) {
+			ret = -EFAULT;
+			break;
+		}
+		rt_buffer_consume(buf, r->cpu, &r->rec);
 		done += size;
 		if (fatal_signal_pending(current))
 			break;
 		cond_resched();
 	}
+	up_read(&rt_kmt_resize_sem);
 	mutex_unlock(&ch->read_lock);
 	return done ? done : ret;
 }
@@ -191,12 +205,18 @@ static __poll_t rt_kmt_poll(struct file *file, poll_table *wait)
 	struct rt_kmt_reader *r = file->private_data;
 	struct rt_kmt_chan *ch = per_cpu_ptr(&rt_kmt_chans, r->cpu);
 
+	struct rt_buffer *buf;
+	__poll_t ret = 0;
+
 	poll_wait(file, &ch->wq, wait);
 	WRITE_ONCE(ch->waiting, 1);
 	smp_mb();	/* arm, then look for data (see the top) */
-	if (!rt_buffer_empty_cpu(rt_kmt_buf, r->cpu))
-		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	down_read(&rt_kmt_resize_sem);
+	buf = READ_ONCE(rt_kmt_buf);
+	if (buf && !rt_buffer_empty_cpu(buf, r->cpu))
+		ret = EPOLLIN | EPOLLRDNORM;
+	up_read(&rt_kmt_resize_sem);
+	return ret;
 }
 
 static const struct file_operations rt_kmt_chan_fops = {
@@ -248,19 +268,43 @@ void rt_kmt_chan_files(struct dentry *dir)
  * rt_kmt_chan_resize - give every channel @kb KiB, dropping its records
  * @kb: KiB per CPU, at least 4
  *
- * Only with no writer running: the caller holds the channel user off.
+ * Only with no writer running: the caller (under rt_kmt_lock) has the
+ * channels off.  Before they were ever on, only the size is noted.
  * Return: 0, -EINVAL or -ENOMEM (then the old size stays).
  */
 int rt_kmt_chan_resize(unsigned long kb)
 {
-	int ret;
+	int ret = 0;
 
 	if (kb < 4 || kb > (1UL << 20))
 		return -EINVAL;
-	ret = rt_buffer_resize(rt_kmt_buf, kb << 10);
+	down_write(&rt_kmt_resize_sem);
+	if (rt_kmt_buf)
+		ret = rt_buffer_resize(rt_kmt_buf, kb << 10);
 	if (!ret)
 		rt_kmt_kb = kb;
+	up_write(&rt_kmt_resize_sem);
 	return ret;
+}
+
+/**
+ * rt_kmt_chan_start - have the channels' buffer, before they first record
+ *
+ * Called under rt_kmt_lock before the writers' flag is set; the flag's
+ * release store publishes the pointer to them.
+ * Return: 0 or -ENOMEM.
+ */
+int rt_kmt_chan_start(void)
+{
+	struct rt_buffer *buf;
+
+	if (rt_kmt_buf)
+		return 0;
+	buf = rt_buffer_alloc(rt_kmt_kb << 10, false);
+	if (!buf)
+		return -ENOMEM;
+	WRITE_ONCE(rt_kmt_buf, buf);
+	return 0;
 }
 
 /** rt_kmt_chan_size_kb - the channels' size, KiB per CPU */
@@ -269,12 +313,8 @@ unsigned long rt_kmt_chan_size_kb(void)
 	return rt_kmt_kb;
 }
 
-/**
- * rt_kmt_chan_init - allocate the channels' buffer
- *
- * Return: 0 or -ENOMEM.
- */
-int rt_kmt_chan_init(void)
+/** rt_kmt_chan_init - set up the channels' wait queues and locks */
+void rt_kmt_chan_init(void)
 {
 	int cpu;
 
@@ -285,6 +325,4 @@ int rt_kmt_chan_init(void)
 		init_waitqueue_head(&ch->wq);
 		mutex_init(&ch->read_lock);
 	}
-	rt_kmt_buf = rt_buffer_alloc(rt_kmt_kb << 10, false);
-	return rt_kmt_buf ? 0 : -ENOMEM;
 }

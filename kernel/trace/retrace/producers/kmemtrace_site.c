@@ -11,10 +11,16 @@
  * rt_kmt_alloc_funcs[] (and retrace's own text) to the first frame
  * outside them.
  *
+ * Only the leading run of retrace's frames (the probe's own) is skipped:
+ * an allocation retrace makes itself (ring buffer pages, say) names its
+ * function in retrace.
+ *
  * A kmalloc() too large for a slab is traced twice upstream: once with
  * the return address into __kmalloc_noprof() and friends, once with the
  * real caller.  rt_kmt_site_inner_kmalloc() recognises the first, which
- * kmemtrace drops.
+ * kmemtrace drops.  The pages behind such a kmalloc() pass the page
+ * tracepoints too; a page record whose walk meets the large-kmalloc
+ * functions is dropped, so the allocation is recorded once, as kmalloc.
  *
  * The table is filled once, before any probe is registered, and only
  * read afterwards.
@@ -34,10 +40,6 @@ static const char *const rt_kmt_alloc_funcs[] = {
 	/* the slab allocator's helpers */
 	"__kvmalloc_node_noprof", "kvfree", "kvfree_sensitive",
 	"kfree_sensitive", "kvrealloc_noprof", "krealloc_noprof",
-	/* kmalloc() of a large size goes to the page allocator */
-	"__kmalloc_large_noprof",
-	"__kmalloc_large_node_noprof", "___kmalloc_large_node",
-	"free_large_kmalloc", "kfree",
 	/* the page allocator's entry points */
 	"__alloc_pages_noprof", "alloc_pages_mpol_noprof",
 	"alloc_pages_noprof", "folio_alloc_noprof", "__folio_alloc_noprof",
@@ -73,15 +75,34 @@ static const char *const rt_kmt_inner_funcs[] = {
 	"__kmalloc_node_track_caller_noprof",
 };
 
+/*
+ * A kmalloc() past the slabs: its pages belong to the kmalloc record.
+ * kfree() is one of them because free_large_kmalloc() may be inlined
+ * into it: a page free reaching kfree() through page allocator frames
+ * only is a large kmalloc()'s (a slab's pages are freed through the
+ * slab allocator's functions, where the walk stops first).
+ */
+static const char *const rt_kmt_large_funcs[] = {
+	"__kmalloc_large_noprof", "__kmalloc_large_node_noprof",
+	"___kmalloc_large_node", "free_large_kmalloc", "kfree",
+};
+
+enum rt_kmt_kind {
+	RT_KMT_HELPER,	/* walk past it */
+	RT_KMT_INNER,	/* and it marks the inner large-kmalloc trace */
+	RT_KMT_LARGE,	/* and a page record passing it is dropped */
+};
+
 struct rt_kmt_range {
 	unsigned long	start;
 	unsigned long	end;
-	bool		inner;
+	enum rt_kmt_kind kind;
 };
 
 /* Room for a few names to have several copies. */
 #define RT_KMT_MAX_RANGES	(2 * (ARRAY_SIZE(rt_kmt_alloc_funcs) + \
-				      ARRAY_SIZE(rt_kmt_inner_funcs)))
+				      ARRAY_SIZE(rt_kmt_inner_funcs) + \
+				      ARRAY_SIZE(rt_kmt_large_funcs)))
 
 static struct rt_kmt_range rt_kmt_ranges[RT_KMT_MAX_RANGES];
 static unsigned int rt_kmt_nr_ranges;
@@ -96,7 +117,7 @@ static int rt_kmt_range_cmp(const void *a, const void *b)
 }
 
 /* One copy of a function: kallsyms_on_each_match_symbol() calls back. */
-static int rt_kmt_range_add(void *inner, unsigned long addr)
+static int rt_kmt_range_add(void *kind, unsigned long addr)
 {
 	unsigned long size, off;
 
@@ -104,7 +125,8 @@ static int rt_kmt_range_add(void *inner, unsigned long addr)
 		return 1;	/* full: the walk may name a helper */
 	if (kallsyms_lookup_size_offset(addr, &size, &off))
 		rt_kmt_ranges[rt_kmt_nr_ranges++] = (struct rt_kmt_range){
-			addr - off, addr - off + size, inner != NULL };
+			addr - off, addr - off + size,
+			(enum rt_kmt_kind)(unsigned long)kind };
 	return 0;
 }
 
@@ -121,10 +143,13 @@ void rt_kmt_site_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(rt_kmt_alloc_funcs); i++)
 		kallsyms_on_each_match_symbol(rt_kmt_range_add,
-					      rt_kmt_alloc_funcs[i], NULL);
+				rt_kmt_alloc_funcs[i], (void *)RT_KMT_HELPER);
 	for (i = 0; i < ARRAY_SIZE(rt_kmt_inner_funcs); i++)
 		kallsyms_on_each_match_symbol(rt_kmt_range_add,
-					      rt_kmt_inner_funcs[i], (void *)1);
+				rt_kmt_inner_funcs[i], (void *)RT_KMT_INNER);
+	for (i = 0; i < ARRAY_SIZE(rt_kmt_large_funcs); i++)
+		kallsyms_on_each_match_symbol(rt_kmt_range_add,
+				rt_kmt_large_funcs[i], (void *)RT_KMT_LARGE);
 	sort(rt_kmt_ranges, rt_kmt_nr_ranges, sizeof(rt_kmt_ranges[0]),
 	     rt_kmt_range_cmp, NULL);
 }
@@ -156,7 +181,7 @@ bool rt_kmt_site_inner_kmalloc(unsigned long ip)
 {
 	const struct rt_kmt_range *r = rt_kmt_lookup(ip);
 
-	return r && r->inner;
+	return r && r->kind == RT_KMT_INNER;
 }
 
 /**
@@ -170,28 +195,35 @@ bool rt_kmt_site_in_allocator(unsigned long ip)
 	return rt_kmt_lookup(ip);
 }
 
-static bool rt_kmt_skip_frame(unsigned long ip)
+static bool rt_kmt_in_retrace(unsigned long ip)
 {
-	if (ip >= (unsigned long)__retrace_text_start &&
-	    ip < (unsigned long)__retrace_text_end)
-		return true;
-	return rt_kmt_lookup(ip);
+	return ip >= (unsigned long)__retrace_text_start &&
+	       ip < (unsigned long)__retrace_text_end;
 }
 
 /**
- * rt_kmt_site_caller - the first frame outside the allocator and retrace
+ * rt_kmt_site_caller - the first frame past the probe and the allocator
+ * @pages: for a page record, which the large-kmalloc path drops
  *
  * Called from a probe, with preemption disabled; any context.
- * Return: that return address, or 0 if the walk found none.
+ * Return: that return address; 0 if the walk found none;
+ * RT_KMT_SITE_DROP if @pages and the pages are a large kmalloc()'s.
  */
-unsigned long rt_kmt_site_caller(void)
+unsigned long rt_kmt_site_caller(bool pages)
 {
 	unsigned long entries[RT_KMT_WALK_DEPTH];
-	unsigned int n, i;
+	const struct rt_kmt_range *r;
+	unsigned int n, i = 0;
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	for (i = 0; i < n; i++)
-		if (!rt_kmt_skip_frame(entries[i]))
+	while (i < n && rt_kmt_in_retrace(entries[i]))
+		i++;
+	for (; i < n; i++) {
+		r = rt_kmt_lookup(entries[i]);
+		if (!r)
 			return entries[i];
+		if (pages && r->kind == RT_KMT_LARGE)
+			return RT_KMT_SITE_DROP;
+	}
 	return 0;
 }

@@ -5,13 +5,16 @@
  *
  *   rtbench getppid N        N getppid() calls
  *   rtbench openclose N      N open()+close() of a tmpfs file
- *   rtbench getcwd N         N getcwd() calls (one names_cache object
- *                            allocated and freed in each)
+ *   rtbench poll32 N         N poll() calls on 32 ignored fds (-1),
+ *                            timeout 0: more than fit on the kernel's
+ *                            stack, so each call is one kmalloc() and
+ *                            one kfree() of the rest
  *   rtbench marker N FILE    N 16-byte writes to FILE (trace_marker)
  *
  * Prints the mean cost in nanoseconds per operation.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +52,14 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			close(open("/tmp/rtbench.file", O_RDONLY));
 		t1 = now_ns();
-	} else if (!strcmp(argv[1], "getcwd")) {
-		char cwd[256];
+	} else if (!strcmp(argv[1], "poll32")) {
+		struct pollfd fds[32];
 
+		for (i = 0; i < 32; i++)
+			fds[i] = (struct pollfd){ .fd = -1 };
 		t0 = now_ns();
 		for (i = 0; i < n; i++)
-			syscall(SYS_getcwd, cwd, sizeof(cwd));
+			poll(fds, 32, 0);
 		t1 = now_ns();
 	} else if (!strcmp(argv[1], "marker") && argc > 3) {
 		fd = open(argv[3], O_WRONLY);
