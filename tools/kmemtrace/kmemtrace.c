@@ -36,6 +36,8 @@
 #define DEFAULT_OUT		"kmemtrace.out"
 /* How long a reader keeps draining after it was told to stop. */
 #define DRAIN_SECONDS		2.0
+/* How long record -e spends emptying the channels before enabling. */
+#define DISCARD_SECONDS		3.0
 /* How long CMD gets after SIGTERM before SIGKILL. */
 #define CMD_KILL_SECONDS	5.0
 
@@ -54,7 +56,8 @@ static void usage(FILE *f)
 		"\n"
 		"record  read every online CPU's channel into DIR/cpuN.raw\n"
 		"        (DIR defaults to " DEFAULT_OUT "), until SECONDS pass,\n"
-		"        CMD exits or SIGINT; -e switches recording on and off\n"
+		"        CMD exits or SIGINT; -e empties the channels, then\n"
+		"        switches recording on, and off at the end\n"
 		"check   validate and merge DIR's records; exit 1 on a malformed\n"
 		"        or invalid record or a duplicate sequence number\n"
 		"report  totals per type, top call sites by bytes, count and\n"
@@ -892,6 +895,7 @@ static int cmd_report(int argc, char **argv)
 	report_sites(&r, &syms, KMT_BY_WASTE, top);
 	printf("\nNever freed during the run: %" PRIu64 " allocations, %"
 	       PRIu64 " bytes\n", r.live, r.live_bytes);
+	printf("(objects freed by kmem_cache_free_bulk() or kfree_bulk(), kfree_rcu() included, have no free record: they count here, or as replaced if their address is reused)\n");
 	if (r.live)
 		report_sites(&r, &syms, KMT_BY_LIVE, top);
 	printf("\nFrees of memory allocated before the run: %" PRIu64 "\n",
@@ -967,22 +971,24 @@ static ssize_t read_once(int fd, int out, uint8_t *buf, int cpu)
 
 /*
  * ppoll() delivers a signal only when it fails with EINTR: while the
- * channel is never empty a stop would stay pending for ever, so look.
+ * channel is never empty a stop would stay pending (blocked) for ever,
+ * so look.
  */
-static bool stop_pending(void)
+static bool sig_pending(int sig)
 {
 	sigset_t set;
 
-	if (got_stop)
-		return true;
-	if (sigpending(&set))
-		return false;
-	if (sigismember(&set, SIGTERM) || sigismember(&set, SIGINT))
-		got_stop = SIGTERM;
-	return got_stop;
+	return !sigpending(&set) && sigismember(&set, sig) == 1;
 }
 
-/* A reader child: pin, open, poll/read until told to stop, then drain. */
+/*
+ * A reader child: pin, open, poll/read until told to stop, then drain.
+ * Only SIGTERM stops it: normally the parent's, sent once CMD has ended
+ * and recording is off, so that the drain gets everything.  SIGINT is
+ * ignored: Ctrl-C reaches the whole process group, and a reader that
+ * stopped on it would drain while CMD still runs and the channels are
+ * still enabled.  @waitmask unblocks only SIGTERM.
+ */
 static int reader(int cpu, const char *root, const char *dir,
 		  const sigset_t *waitmask)
 {
@@ -994,6 +1000,9 @@ static int reader(int cpu, const char *root, const char *dir,
 	ssize_t n;
 	int fd, out, ret = 0;
 
+	/* Also drops a SIGINT pending since fork(): it was blocked. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
 	/* Do not outlive a parent that was killed. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() == 1)
@@ -1026,10 +1035,10 @@ static int reader(int cpu, const char *root, const char *dir,
 	}
 
 	/*
-	 * SIGINT and SIGTERM are blocked except inside ppoll(), so a stop
-	 * can never slip in between the check of got_stop and the wait.
+	 * SIGTERM is blocked except inside ppoll(), so a stop can never
+	 * slip in between the check of got_stop and the wait.
 	 */
-	while (!stop_pending()) {
+	while (!got_stop && !sig_pending(SIGTERM)) {
 		pfd.fd = fd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
@@ -1187,6 +1196,68 @@ static int clean_out_dir(const char *dir)
 	return 0;
 }
 
+/*
+ * record -e: empty every channel before recording is switched on, so
+ * that records left from an earlier run do not open this one (they would
+ * show as a huge range of missing seqs up to its first record).  Bounded,
+ * as a channel that is already enabled may never be empty.  0, or -1
+ * after a message.
+ */
+static int discard_old(const char *root, const int *cpus, int nr_cpus)
+{
+	double until = now() + DISCARD_SECONDS;
+	uint64_t total = 0;
+	char path[4096];
+	bool late = false;
+	uint8_t *buf;
+	ssize_t n;
+	int i, fd, ret = 0;
+
+	buf = malloc(READ_BUF_SIZE);
+	if (!buf) {
+		fprintf(stderr, "kmemtrace: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < nr_cpus && !ret && !late; i++) {
+		snprintf(path, sizeof(path), "%s/cpu%d", root, cpus[i]);
+		fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			fprintf(stderr, "kmemtrace: %s: %s\n", path,
+				strerror(errno));
+			ret = -1;
+			break;
+		}
+		for (;;) {
+			n = read(fd, buf, READ_BUF_SIZE);
+			if (n < 0 && errno == EINTR)
+				continue;
+			/* EAGAIN: an empty FIFO standing in for a channel. */
+			if (!n || (n < 0 && errno == EAGAIN))
+				break;
+			if (n < 0) {
+				fprintf(stderr, "kmemtrace: %s: read: %s\n",
+					path, strerror(errno));
+				ret = -1;
+				break;
+			}
+			total += n;
+			if (now() > until) {
+				late = true;
+				break;
+			}
+		}
+		close(fd);
+	}
+	free(buf);
+	if (late)
+		fprintf(stderr, "kmemtrace: cpu%d still not empty after %.0f s (recording already enabled?); the recording may start with older records\n",
+			cpus[i - 1], DISCARD_SECONDS);
+	if (total)
+		fprintf(stderr, "kmemtrace: discarded %" PRIu64 " bytes left in the channels from before\n",
+			total);
+	return ret;
+}
+
 /* Wait for @pid, sending SIGKILL if it is not gone after @secs. */
 static int wait_or_kill(pid_t pid, double secs)
 {
@@ -1294,7 +1365,7 @@ static int record_parse(int argc, char **argv, struct rec_opts *o)
 static int cmd_record(int argc, char **argv)
 {
 	struct rec_opts o = { 0 };
-	sigset_t block, orig, waitmask;
+	sigset_t block, orig, waitmask, rwaitmask;
 	uint64_t ov_before = 0, ov_after = 0;
 	char path[4096], text[128];
 	pid_t *pids = NULL, cmd_pid = -1, pid;
@@ -1311,12 +1382,6 @@ static int cmd_record(int argc, char **argv)
 	ret = check_abi(o.root);
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/total_overruns", o.root);
-	ret = read_u64_file(path, &ov_before);
-	if (ret) {
-		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(-ret));
-		return 1;
-	}
 	if (online_cpus(&cpus, &nr_cpus)) {
 		fprintf(stderr, "kmemtrace: cannot tell which CPUs are online\n");
 		return 1;
@@ -1329,6 +1394,18 @@ static int cmd_record(int argc, char **argv)
 			free(cpus);
 			return 1;
 		}
+	}
+	/* Without -e the channels are recorded with what they hold. */
+	if (o.enable && discard_old(o.root, cpus, nr_cpus)) {
+		free(cpus);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/total_overruns", o.root);
+	ret = read_u64_file(path, &ov_before);
+	if (ret) {
+		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(-ret));
+		free(cpus);
+		return 1;
 	}
 	if (clean_out_dir(o.dir)) {
 		free(cpus);
@@ -1343,6 +1420,9 @@ static int cmd_record(int argc, char **argv)
 	/*
 	 * Signals that end the run stay blocked except while waiting, in
 	 * the parent and in the readers, which inherit mask and handlers.
+	 * The readers wait with SIGINT blocked (and ignore it): only the
+	 * parent acts on Ctrl-C, and tells them with SIGTERM once CMD has
+	 * ended and recording is off.
 	 */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -1353,6 +1433,9 @@ static int cmd_record(int argc, char **argv)
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
 	sigdelset(&waitmask, SIGCHLD);
+	rwaitmask = orig;
+	sigaddset(&rwaitmask, SIGINT);
+	sigdelset(&rwaitmask, SIGTERM);
 	set_handler(SIGINT, on_stop);
 	set_handler(SIGTERM, on_stop);
 	set_handler(SIGCHLD, on_chld);
@@ -1366,10 +1449,8 @@ static int cmd_record(int argc, char **argv)
 			got_stop = SIGTERM;
 			break;
 		}
-		if (!pid) {
-			signal(SIGCHLD, SIG_DFL);
-			_exit(reader(cpus[i], o.root, o.dir, &waitmask));
-		}
+		if (!pid)
+			_exit(reader(cpus[i], o.root, o.dir, &rwaitmask));
 		pids[i] = pid;
 	}
 	alive = i;
@@ -1434,11 +1515,14 @@ static int cmd_record(int argc, char **argv)
 					continue;
 				pids[i] = 0;
 				alive--;
-				/* Ctrl-C reaches the readers too. */
+				/*
+				 * A SIGTERM to the whole process group
+				 * (timeout(1)) stops the readers too.
+				 */
 				if (WIFEXITED(status) && !WEXITSTATUS(status) &&
-				    stop_pending())
+				    (got_stop == SIGTERM || sig_pending(SIGTERM)))
 					continue;
-				fprintf(stderr, "kmemtrace: the reader of cpu%d stopped early\n",
+				fprintf(stderr, "kmemtrace: the reader of cpu%d stopped early; its records end there\n",
 					cpus[i]);
 				failed = 1;
 			}

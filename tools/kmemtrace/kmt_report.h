@@ -88,8 +88,8 @@ void kmt_report_init(struct kmt_report *r);
  * (kmalloc and kmem_cache, which kfree() and kmem_cache_free() may free
  * either way) or pages.  Slab and pages share one address space and are
  * live at one address together: a new slab's page and its first
- * object, or a large kmalloc() the kernel records both as kmalloc and
- * as the pages behind it.  An alloc of a ptr still live in its class
+ * object.  (A large kmalloc() is recorded as kmalloc only, not also as
+ * its pages.)  An alloc of a ptr still live in its class
  * means its free was not seen (a dropped record, or an untraced free
  * path); the older object counts as "replaced", not as never freed,
  * since the memory was plainly reused.
