@@ -25,7 +25,6 @@
  * The table is filled once, before any probe is registered, and only
  * read afterwards.
  */
-#include <linux/bsearch.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/sort.h>
@@ -154,20 +153,26 @@ void rt_kmt_site_init(void)
 	     rt_kmt_range_cmp, NULL);
 }
 
-static int rt_kmt_range_find(const void *key, const void *elt)
-{
-	unsigned long ip = (unsigned long)key;
-	const struct rt_kmt_range *r = elt;
-
-	if (ip < r->start)
-		return -1;
-	return ip >= r->end;
-}
-
+/*
+ * Every record asks this once, so it is a plain loop rather than
+ * bsearch() and its indirect call per step (a retpoline here).
+ */
 static const struct rt_kmt_range *rt_kmt_lookup(unsigned long ip)
 {
-	return bsearch((void *)ip, rt_kmt_ranges, rt_kmt_nr_ranges,
-		       sizeof(rt_kmt_ranges[0]), rt_kmt_range_find);
+	unsigned int lo = 0, hi = rt_kmt_nr_ranges;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+		const struct rt_kmt_range *r = &rt_kmt_ranges[mid];
+
+		if (ip < r->start)
+			hi = mid;
+		else if (ip >= r->end)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	return NULL;
 }
 
 /**
