@@ -130,6 +130,10 @@ sites=$([ "$flavour" = debug ] || echo 40function/site_stress,)
 guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,${sites}40function/all_functions,45graph/switch_stress,65markers/stress,70kmemtrace/load,70kmemtrace/overruns \
 	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.site_rounds=$rounds rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 
+# kmemtrace.enable=yes: records from early boot, checked by
+# 70kmemtrace/boot, which skips in the boots above.
+guest_run kmemboot single 70kmemtrace/boot "kmemtrace.enable=yes"
+
 # 4. ftrace_dump_on_oops: boots that end in a deliberate oops, so the
 # usual console judge would fail them for it; oops-check.sh reads the
 # dump instead.  Mode 1 is set through the sysctl, mode 2 by the boot
