@@ -52,19 +52,62 @@ static unsigned long rt_kmt_pc(void)
 /*
  * kfree() of a kmalloc() past the slabs gives its pages back, and their
  * free would be a second record of the same memory.  The walk cannot
- * always tell (kfree() tail-calls the page allocator, leaving no frame),
- * so the kfree probe leaves the address here, and the page free that is
- * the next record on this CPU and frees that address is dropped.  Any
- * record clears it first: an interrupt's record in between, or a
- * migration, only lets the page free through as a record of its own.
- * Written and read by this CPU's probes only.
+ * tell (kfree() tail-calls the page allocator, leaving no frame; it may
+ * also be preempted or move to another CPU in between), so the kfree
+ * probe parks the address in rt_kmt_large_frees[] and the page free of
+ * that address, on any CPU, takes it out and is dropped.
+ *
+ *   slots     0 or a parked address; claimed with cmpxchg(0 -> addr)
+ *             by the kfree probe, released with cmpxchg(addr -> 0) by
+ *             the page free probe (dropping its record) or by the page
+ *             alloc probe (an address allocated again cannot still be
+ *             waiting: its free was not seen, kmemtrace being off)
+ *   nr_parked how many slots are taken, so the page probes skip the
+ *             scan when none is; read without ordering: a probe that
+ *             misses a park racing with it only records a page free
+ *
+ * All probes, any context.  A full table parks nothing: that page free
+ * is then recorded too.  rt_kmt_register() empties the table, as a free
+ * of a parked address may have gone unseen while the probes were off.
  */
-static DEFINE_PER_CPU(unsigned long, rt_kmt_large_free);
+#define RT_KMT_PARK_SLOTS	16
+
+static unsigned long rt_kmt_large_frees[RT_KMT_PARK_SLOTS];
+static atomic_t rt_kmt_nr_parked = ATOMIC_INIT(0);
+
+static void rt_kmt_park(unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < RT_KMT_PARK_SLOTS; i++) {
+		if (!READ_ONCE(rt_kmt_large_frees[i]) &&
+		    !cmpxchg(&rt_kmt_large_frees[i], 0, addr)) {
+			atomic_inc(&rt_kmt_nr_parked);
+			return;
+		}
+	}
+}
+
+/* Take @addr out of the table; true if it was parked. */
+static bool rt_kmt_unpark(unsigned long addr)
+{
+	unsigned int i;
+
+	if (!atomic_read(&rt_kmt_nr_parked))
+		return false;
+	for (i = 0; i < RT_KMT_PARK_SLOTS; i++) {
+		if (READ_ONCE(rt_kmt_large_frees[i]) == addr &&
+		    cmpxchg(&rt_kmt_large_frees[i], addr, 0) == addr) {
+			atomic_dec(&rt_kmt_nr_parked);
+			return true;
+		}
+	}
+	return false;
+}
 
 /* Fill in the sequence number and send the record where it is wanted. */
 static void rt_kmt_emit(struct rt_kmt_alloc *r, bool chan, bool ev)
 {
-	this_cpu_write(rt_kmt_large_free, 0);
 	r->core.seq = atomic_inc_return(&rt_kmt_seq) - 1;
 	if (chan)
 		rt_kmt_chan_write(r, r->core.event_size);
@@ -149,7 +192,7 @@ static void rt_kmt_probe_kfree(void *data, unsigned long call_site,
 	rt_kmt_free(RT_KMT_TYPE_KMALLOC, call_site, ptr);
 	/* The same test kfree() makes for a kmalloc() past the slabs. */
 	if (!ZERO_OR_NULL_PTR(ptr) && !folio_test_slab(virt_to_folio(ptr)))
-		this_cpu_write(rt_kmt_large_free, (unsigned long)ptr);
+		rt_kmt_park((unsigned long)ptr);
 }
 
 static void rt_kmt_probe_cache_free(void *data, unsigned long call_site,
@@ -165,6 +208,7 @@ static void rt_kmt_probe_page_alloc(void *data, struct page *page,
 {
 	if (!page)
 		return;		/* a failure: nothing to pair a free with */
+	rt_kmt_unpark((unsigned long)page_address(page));	/* stale */
 	rt_kmt_alloc(RT_KMT_TYPE_PAGES, 0, page_address(page),
 		     PAGE_SIZE << order, PAGE_SIZE << order, gfp_flags,
 		     NUMA_NO_NODE);
@@ -179,10 +223,8 @@ static void rt_kmt_probe_page_free(void *data, struct page *page,
 {
 	unsigned long addr = (unsigned long)page_address(page);
 
-	if (this_cpu_read(rt_kmt_large_free) == addr) {
-		this_cpu_write(rt_kmt_large_free, 0);
+	if (rt_kmt_unpark(addr))
 		return;		/* a large kmalloc()'s, recorded by kfree */
-	}
 	rt_kmt_free(RT_KMT_TYPE_PAGES, 0, (void *)addr);
 }
 
@@ -199,7 +241,12 @@ static void rt_kmt_unregister(void)
 
 static int rt_kmt_register(void)
 {
+	unsigned int i;
 	int ret;
+
+	for (i = 0; i < RT_KMT_PARK_SLOTS; i++)
+		rt_kmt_large_frees[i] = 0;
+	atomic_set(&rt_kmt_nr_parked, 0);
 
 	ret = register_trace_kmalloc(rt_kmt_probe_kmalloc, NULL);
 	if (!ret)

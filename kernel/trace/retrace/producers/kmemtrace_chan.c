@@ -172,8 +172,11 @@ static ssize_t rt_kmt_read(struct file *file, char __user *ubuf,
 
 	if (mutex_lock_interruptible(&ch->read_lock))
 		return -ERESTARTSYS;
-	down_read(&rt_kmt_resize_sem);
-	buf = READ_ONCE(rt_kmt_buf);
+	if (down_read_killable(&rt_kmt_resize_sem)) {
+		mutex_unlock(&ch->read_lock);
+		return -EINTR;
+	}
+	buf = smp_load_acquire(&rt_kmt_buf);	/* see rt_kmt_chan_start() */
 	while (buf && done < count) {
 		unsigned int size;
 
@@ -211,8 +214,9 @@ static __poll_t rt_kmt_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &ch->wq, wait);
 	WRITE_ONCE(ch->waiting, 1);
 	smp_mb();	/* arm, then look for data (see the top) */
-	down_read(&rt_kmt_resize_sem);
-	buf = READ_ONCE(rt_kmt_buf);
+	if (down_read_killable(&rt_kmt_resize_sem))
+		return EPOLLERR;
+	buf = smp_load_acquire(&rt_kmt_buf);	/* see rt_kmt_chan_start() */
 	if (buf && !rt_buffer_empty_cpu(buf, r->cpu))
 		ret = EPOLLIN | EPOLLRDNORM;
 	up_read(&rt_kmt_resize_sem);
@@ -278,7 +282,9 @@ int rt_kmt_chan_resize(unsigned long kb)
 
 	if (kb < 4 || kb > (1UL << 20))
 		return -EINVAL;
-	down_write(&rt_kmt_resize_sem);
+	/* Killable: a reader stuck in a page fault holds the semaphore. */
+	if (down_write_killable(&rt_kmt_resize_sem))
+		return -EINTR;
 	if (rt_kmt_buf)
 		ret = rt_buffer_resize(rt_kmt_buf, kb << 10);
 	if (!ret)
@@ -291,7 +297,8 @@ int rt_kmt_chan_resize(unsigned long kb)
  * rt_kmt_chan_start - have the channels' buffer, before they first record
  *
  * Called under rt_kmt_lock before the writers' flag is set; the flag's
- * release store publishes the pointer to them.
+ * release store publishes the buffer to them, the pointer's own release
+ * store to read() and poll().
  * Return: 0 or -ENOMEM.
  */
 int rt_kmt_chan_start(void)
@@ -303,7 +310,8 @@ int rt_kmt_chan_start(void)
 	buf = rt_buffer_alloc(rt_kmt_kb << 10, false);
 	if (!buf)
 		return -ENOMEM;
-	WRITE_ONCE(rt_kmt_buf, buf);
+	/* Readers' acquire loads see it initialised. */
+	smp_store_release(&rt_kmt_buf, buf);
 	return 0;
 }
 

@@ -76,14 +76,12 @@ static const char *const rt_kmt_inner_funcs[] = {
 
 /*
  * A kmalloc() past the slabs: its pages belong to the kmalloc record.
- * kfree() is one of them because free_large_kmalloc() may be inlined
- * into it: a page free reaching kfree() through page allocator frames
- * only is a large kmalloc()'s (a slab's pages are freed through the
- * slab allocator's functions, where the walk stops first).
+ * (Their free is matched by address instead, in kmemtrace.c: kfree()
+ * tail-calls the page allocator, so no frame of it is left to see.)
  */
 static const char *const rt_kmt_large_funcs[] = {
 	"__kmalloc_large_noprof", "__kmalloc_large_node_noprof",
-	"___kmalloc_large_node", "free_large_kmalloc", "kfree",
+	"___kmalloc_large_node", "free_large_kmalloc",
 };
 
 enum rt_kmt_kind {

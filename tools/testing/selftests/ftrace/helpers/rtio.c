@@ -13,6 +13,9 @@
  *   rtio readn FILE N           one read() of N bytes (at most 4096);
  *                               prints "READ n" (bytes read) or the
  *                               errno name
+ *   rtio readfault FILE         one read() of 4096 bytes into an unmapped
+ *                               address; prints "READ n" or the errno
+ *                               name (EFAULT when there was data)
  *   rtio readwait FILE MS       blocking read bounded by MS; prints
  *                               TIMEOUT, EOF, DATA or the errno name
  *   rtio readtimed FILE MS      the same, and then the CLOCK_MONOTONIC
@@ -216,7 +219,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "asuser")) {
@@ -292,6 +295,19 @@ int main(int argc, char **argv)
 		}
 		n = read(fd, buf, sizeof(buf));
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
+		return 0;
+	}
+	if (!strcmp(argv[1], "readfault")) {
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		n = read(fd, (void *)16, 4096);	/* page 0: never mapped */
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("READ %zd\n", n);
 		return 0;
 	}
 	if (!strcmp(argv[1], "readn") && argc == 4) {
