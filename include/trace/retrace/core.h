@@ -430,4 +430,17 @@ extern atomic_t rt_tracer_generation;
 extern struct mutex rt_trace_lock;
 
 
+/*
+ * retrace's own .text: text_start.S and text_end.S, linked first and
+ * last, bracket every layer's code.  Stack walks use it to tell the
+ * tracing machinery's frames from the traced code's.
+ */
+extern char __retrace_text_start[], __retrace_text_end[];
+
+static inline bool rt_in_retrace_text(unsigned long ip)
+{
+	return ip >= (unsigned long)__retrace_text_start &&
+	       ip < (unsigned long)__retrace_text_end;
+}
+
 #endif /* _TRACE_RETRACE_CORE_H */

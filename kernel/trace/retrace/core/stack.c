@@ -115,8 +115,6 @@ EXPORT_SYMBOL_GPL(rt_stack_after_commit);
 
 /* ---- printing ------------------------------------------------------------ */
 
-extern char __retrace_text_start[], __retrace_text_end[];
-
 /*
  * Frames of the tracing machinery itself: retrace's functions, its
  * trampolines, the marker call, the kprobe and int3 entry paths and
@@ -132,8 +130,7 @@ static bool rt_skip_frame(unsigned long ip)
 	char sym[KSYM_NAME_LEN];
 	unsigned int i;
 
-	if (ip >= (unsigned long)__retrace_text_start &&
-	    ip < (unsigned long)__retrace_text_end)
+	if (rt_in_retrace_text(ip))
 		return true;
 	if (lookup_symbol_name(ip, sym))
 		return false;

@@ -13,8 +13,9 @@
  * rt_kmt_users says who does: the channels (the enable file or
  * kmemtrace.enable= at boot) and the two events.  The probes are
  * registered while it is not 0.  Written under rt_kmt_lock; the probes
- * read the channel bit with READ_ONCE(), the events' bits through the
- * event layer.
+ * read the channels' flag, rt_kmt_chan_on, with an acquire load that
+ * pairs with rt_kmt_get()'s release store (the channels' buffer is
+ * then there), the events' bits through the event layer.
  *
  * Sequence numbers come from one counter for all CPUs, taken before
  * the record is offered to its channel: a record dropped on a full
@@ -315,12 +316,20 @@ void rt_kmt_put(enum rt_kmt_user who)
 
 /* ---- /sys/kernel/debug/kmemtrace: enable, buffer_size_kb, abi_version -- */
 
-/* The text files show one number each. */
-static ssize_t rt_kmt_read_num(char __user *ubuf, size_t count, loff_t *ppos,
-			       unsigned long v)
+/**
+ * rt_kmt_read_num - read() of a kmemtrace text file: one number
+ * @ubuf: the user's buffer
+ * @count: its size
+ * @ppos: the file position
+ * @v: the number
+ *
+ * Return: bytes read, or an errno.
+ */
+ssize_t rt_kmt_read_num(char __user *ubuf, size_t count, loff_t *ppos,
+			u64 v)
 {
 	char buf[24];
-	int n = scnprintf(buf, sizeof(buf), "%lu\n", v);
+	int n = scnprintf(buf, sizeof(buf), "%llu\n", v);
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }

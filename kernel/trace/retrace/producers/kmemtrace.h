@@ -12,6 +12,8 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
+struct dentry;
+
 /*
  * The version abi_version shows.  Anything a reader could notice (a new
  * event or type id, a field, a feature trailer) adds one; see
@@ -79,6 +81,8 @@ enum rt_kmt_user {
 	RT_KMT_USER_FREE_EV	= 1 << 2,
 };
 int rt_kmt_get(enum rt_kmt_user who);
+ssize_t rt_kmt_read_num(char __user *ubuf, size_t count, loff_t *ppos,
+			u64 v);
 void rt_kmt_put(enum rt_kmt_user who);
 
 #endif /* _RETRACE_PRODUCERS_KMEMTRACE_H */

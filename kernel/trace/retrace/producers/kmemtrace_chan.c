@@ -234,14 +234,12 @@ static const struct file_operations rt_kmt_chan_fops = {
 static ssize_t rt_kmt_overruns_read(struct file *file, char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
-	char buf[24];
 	u64 sum = 0;
-	int cpu, n;
+	int cpu;
 
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(per_cpu(rt_kmt_chans.overrun_bytes, cpu));
-	n = scnprintf(buf, sizeof(buf), "%llu\n", sum);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+	return rt_kmt_read_num(ubuf, count, ppos, sum);
 }
 
 static const struct file_operations rt_kmt_overruns_fops = {

@@ -81,22 +81,16 @@ static void rt_kmt_print(struct rt_print_ctx *ctx)
 	seq_buf_printf(ctx->s, " seq=%d", r->seq);
 }
 
-static int rt_kmt_alloc_set(struct rt_event *ev, bool on)
+/* Each event is one user of the tracepoints; ->data is its bit. */
+static int rt_kmt_event_set(struct rt_event *ev, bool on)
 {
-	if (!on) {
-		rt_kmt_put(RT_KMT_USER_ALLOC_EV);
-		return 0;
-	}
-	return rt_kmt_get(RT_KMT_USER_ALLOC_EV);
-}
+	enum rt_kmt_user who = (unsigned long)ev->data;
 
-static int rt_kmt_free_set(struct rt_event *ev, bool on)
-{
 	if (!on) {
-		rt_kmt_put(RT_KMT_USER_FREE_EV);
+		rt_kmt_put(who);
 		return 0;
 	}
-	return rt_kmt_get(RT_KMT_USER_FREE_EV);
+	return rt_kmt_get(who);
 }
 
 static struct rt_event rt_kmt_alloc_event = {
@@ -106,7 +100,8 @@ static struct rt_event rt_kmt_alloc_event = {
 	.nr_fields	= ARRAY_SIZE(rt_kmt_alloc_fields),
 	.print_fmt	= "\"type=%u call_site=%lx ptr=%lx bytes_req=%llu bytes_alloc=%llu gfp_flags=0x%x node=%d seq=%d\", REC->type_id, REC->call_site, REC->ptr, REC->bytes_req, REC->bytes_alloc, REC->gfp_flags, REC->node, REC->seq",
 	.print		= rt_kmt_print,
-	.set_enabled	= rt_kmt_alloc_set,
+	.set_enabled	= rt_kmt_event_set,
+	.data		= (void *)RT_KMT_USER_ALLOC_EV,
 };
 
 static struct rt_event rt_kmt_free_event = {
@@ -116,7 +111,8 @@ static struct rt_event rt_kmt_free_event = {
 	.nr_fields	= ARRAY_SIZE(rt_kmt_free_fields),
 	.print_fmt	= "\"type=%u call_site=%lx ptr=%lx seq=%d\", REC->type_id, REC->call_site, REC->ptr, REC->seq",
 	.print		= rt_kmt_print,
-	.set_enabled	= rt_kmt_free_set,
+	.set_enabled	= rt_kmt_event_set,
+	.data		= (void *)RT_KMT_USER_FREE_EV,
 };
 
 /**

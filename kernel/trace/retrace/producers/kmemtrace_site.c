@@ -29,6 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
+#include <trace/retrace/core.h>
 #include "kmemtrace.h"
 
 /* Deep enough for the longest path from a caller into the tracepoint. */
@@ -103,8 +104,6 @@ struct rt_kmt_range {
 
 static struct rt_kmt_range rt_kmt_ranges[RT_KMT_MAX_RANGES];
 static unsigned int rt_kmt_nr_ranges;
-
-extern char __retrace_text_start[], __retrace_text_end[];
 
 static int rt_kmt_range_cmp(const void *a, const void *b)
 {
@@ -198,12 +197,6 @@ bool rt_kmt_site_in_allocator(unsigned long ip)
 	return rt_kmt_lookup(ip);
 }
 
-static bool rt_kmt_in_retrace(unsigned long ip)
-{
-	return ip >= (unsigned long)__retrace_text_start &&
-	       ip < (unsigned long)__retrace_text_end;
-}
-
 /**
  * rt_kmt_site_caller - the first frame past the probe and the allocator
  * @pages: for a page record, which the large-kmalloc path drops
@@ -219,7 +212,7 @@ unsigned long rt_kmt_site_caller(bool pages)
 	unsigned int n, i = 0;
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	while (i < n && rt_kmt_in_retrace(entries[i]))
+	while (i < n && rt_in_retrace_text(entries[i]))
 		i++;
 	for (; i < n; i++) {
 		r = rt_kmt_lookup(entries[i]);
