@@ -35,7 +35,7 @@ fi
 set +e
 timeout --foreground "${BOOT_TIMEOUT:-900}" qemu-system-x86_64 "${args[@]}" \
 	</dev/null 2>&1 | tee "${LOG:-/dev/null}" | \
-	{ if [ -n "${QUIET:-}" ]; then grep --line-buffered -E '^\[(PASS|FAIL|SKIP)\]|RETRACE-|selftests:' || true; else cat; fi; }
+	{ if [ -n "${QUIET:-}" ]; then grep --line-buffered -E '^\[(PASS|FAIL|SKIP)\]|RETRACE-(PLAN|STATUS|TESTS-DONE|DEMO-DONE)|selftests:' || true; else cat; fi; }
 rc=${PIPESTATUS[0]}
 [ "$rc" = 124 ] && echo "retrace: QEMU killed after BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}s" >&2
 exit "$rc"

@@ -10,10 +10,11 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 # The verdicts of one judge_log call, as check.sh's record() sees them.
-declare -A verdict
+declare -A verdict reason
 npass=0 nfail=0 nskip=0
 record() {
 	verdict[$1]=$2
+	reason[$1]=${3:-}
 	case $2 in
 	PASS) npass=$((npass + 1)) ;;
 	SKIP) nskip=$((nskip + 1)) ;;
@@ -27,6 +28,7 @@ judge() {
 	local name=$1 rc=$2 filters=$3 log=$tmp/console-$1.log
 	shift 3
 	verdict=()
+	reason=()
 	npass=0 nfail=0 nskip=0
 	rm -f "$log"
 	[ $# -eq 0 ] || printf '%s\r\n' "$@" >"$log"
@@ -52,6 +54,10 @@ check() {	# check DESC COMMAND...
 # shellcheck disable=SC2317  # called through check()
 is() {	# is KEY VERDICT: KEY was recorded as VERDICT
 	[ "${verdict[$1]:-none}" = "$2" ]
+}
+# shellcheck disable=SC2317
+why() {	# why KEY TEXT: KEY's failure was recorded with reason TEXT
+	[ "${reason[$1]:-}" = "$2" ]
 }
 # shellcheck disable=SC2317
 counts() {	# counts PASS FAIL SKIP
@@ -123,6 +129,14 @@ judge single 0 "" "${boot[@]}" "RETRACE-PLAN 2" "[PASS] 00basic/files (0s)" \
 	"[FAIL] 10output/trace_marker (1s)" "    FAIL: marker not in trace" \
 	"RETRACE-STATUS 1" "RETRACE-TESTS-DONE rc=1"
 check "a [FAIL] line fails its test" is single/10output/trace_marker FAIL
+check "the failure's reason is its FAIL: line" why single/10output/trace_marker "marker not in trace"
+
+# A test killed by the runner's timeout.
+judge single 0 "" "${boot[@]}" "RETRACE-PLAN 2" "[FAIL] 10output/slow (300s)" \
+	"    x" "      (timed out after 300s)" "[FAIL] 10output/other (1s)" \
+	"RETRACE-STATUS 1" "RETRACE-TESTS-DONE rc=1"
+check "a timeout is the reason" why single/10output/slow "(timed out after 300s)"
+check "no FAIL: line, no reason" why single/10output/other ""
 
 # The guest died mid-run: boot.sh timed out, no end marker.
 judge single 124 "" "${boot[@]}" "RETRACE-PLAN 3" "[PASS] 00basic/files (0s)"
@@ -131,6 +145,12 @@ check "boot timeout reported" grep -q 'timed out' "$tmp/out"
 check "died mid-run: plan fails" is single/plan FAIL
 check "died mid-run: no end marker" is single/run-completed FAIL
 check "died mid-run: no status" is single/runner-status FAIL
+check "died mid-run: no test named" why single/boot "timed out (BOOT_TIMEOUT)"
+
+# The guest hung inside a test the runner had announced.
+judge mttcg 124 "" "${boot[@]}" "RETRACE-PLAN 3" "RETRACE-START 00basic/files" \
+	"[PASS] 00basic/files (0s)" "RETRACE-START 40function/site_stress"
+check "a hang names its test" why mttcg/boot "timed out (BOOT_TIMEOUT), during 40function/site_stress"
 
 # No console log at all (QEMU never started).
 judge single 1 ""

@@ -7,7 +7,8 @@
 #   LOG      the console log boot.sh wrote
 #   BOOT_RC  boot.sh's exit status (124: BOOT_TIMEOUT ran out)
 #   FILTERS  the boot's rt.filter list, comma-separated, if any
-# Calls the caller's `record NAME/WHAT PASS|FAIL|SKIP` once per verdict:
+# Calls the caller's `record NAME/WHAT PASS|FAIL|SKIP [WHY]` once per
+# verdict (WHY, for a failure, is a one-line reason for the summary):
 #   NAME/TEST           each [PASS], [FAIL] or [SKIP] line of the runner
 #   NAME/boot           boot.sh exited 0 and left a log
 #   NAME/plan           one "RETRACE-PLAN N" line, and N result lines
@@ -19,6 +20,14 @@
 # set -e; returns 0.
 
 JUDGE_SPLAT='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
+
+# The first "FAIL: ..." line the runner echoed under test $2's [FAIL].
+judge_fail_reason() {
+	tr -d '\r' < "$1" | awk -v t="$2" '
+		found && /^ +(FAIL: |\(timed out)/ { sub(/^ +(FAIL: )?/, ""); print substr($0, 1, 200); exit }
+		found && /^\[(PASS|FAIL|SKIP)\] / { exit }
+		$1 == "[FAIL]" && $2 == t { found = 1 }'
+}
 
 judge_log() {
 	local name=$1 log=$2 boot_rc=$3 filters=${4:-}
@@ -34,8 +43,13 @@ judge_log() {
 	if [ "$boot_rc" != 0 ]; then
 		why="exit status $boot_rc"
 		[ "$boot_rc" = 124 ] && why="timed out (BOOT_TIMEOUT)"
+		# The runner announces each test: name the one that never ended.
+		t=$(tr -d '\r' < "$log" | sed -n 's/^RETRACE-START //p' | tail -n 1)
+		if [ -n "$t" ] && ! grep -aqE "^\[(PASS|FAIL|SKIP)\] $t( |\r?$)" "$log"; then
+			why="$why, during $t"
+		fi
 		echo "[FAIL] $name/boot (boot.sh: $why; see $log)"
-		record "$name/boot" FAIL
+		record "$name/boot" FAIL "$why"
 	else
 		record "$name/boot" PASS
 	fi
@@ -44,7 +58,7 @@ judge_log() {
 	while read -r st tname _; do
 		case $st in
 		"[PASS]") record "$name/$tname" PASS ;;
-		"[FAIL]") record "$name/$tname" FAIL ;;
+		"[FAIL]") record "$name/$tname" FAIL "$(judge_fail_reason "$log" "$tname")" ;;
 		"[SKIP]") record "$name/$tname" SKIP ;;
 		*) continue ;;
 		esac

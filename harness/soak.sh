@@ -37,11 +37,11 @@ pass=0
 fail=0
 skip=0
 failed_names=()
-record() {	# record NAME PASS|FAIL|SKIP (called by judge_log)
+record() {	# record NAME PASS|FAIL|SKIP [WHY] (called by judge_log)
 	case $2 in
 	PASS) pass=$((pass + 1)) ;;
 	SKIP) skip=$((skip + 1)) ;;
-	*) fail=$((fail + 1)); failed_names+=("$1") ;;
+	*) fail=$((fail + 1)); failed_names+=("$1${3:+: $3}") ;;
 	esac
 }
 

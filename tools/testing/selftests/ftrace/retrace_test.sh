@@ -4,7 +4,8 @@
 # retrace selftest runner (busybox sh).  Prints "RETRACE-PLAN N" (the
 # number of tests it will run, after the name filter) first, then runs
 # every test.d/<area>/*.tc in its own shell and session, from a clean
-# tracing state, under a timeout, and prints one "[PASS] area/name",
+# tracing state, under a timeout, announcing each with "RETRACE-START
+# area/name" (a guest that hangs then names the test), and prints one "[PASS] area/name",
 # "[FAIL] area/name" or "[SKIP] area/name (reason)" line per test (with
 # the test's "INFO: " lines, or its log's tail when it failed) and a
 # closing "selftests: N passed, N failed, N skipped" line.
@@ -70,6 +71,8 @@ for tc in "$HERE"/test.d/*/*.tc; do
 		v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^${t#*+}=\([0-9]*\)$/\1/p" | tail -n 1)
 		t=$((${t%%+*} + ${v:-0})) ;;
 	esac
+	# On the console, so that a guest which hangs names its test.
+	echo "RETRACE-START $name"
 	start=$(date +%s)
 	# setsid: the test's PID is its session's and process group's ID,
 	# which its background jobs inherit; once it has ended, kill what
