@@ -110,6 +110,8 @@ struct rt_instance {
 	struct dentry		*dir;
 	struct rt_tracer	*tracer;
 	unsigned long		max_latency;
+	/* enum rt_rb_clock of the buffers; core/trace_clock.c */
+	unsigned int		clock;
 	/* Sleeping trace_pipe readers: the protocol is in core/pipe_wait.c. */
 	int			pipe_waiting;
 	struct irq_work		pipe_work;

@@ -20,6 +20,19 @@
 struct rt_buffer;
 
 /*
+ * What a buffer stamps its records with (rt_buffer_set_clock()).
+ * LOCAL: nanoseconds, monotonic on each CPU (the default).  GLOBAL:
+ * nanoseconds, never smaller than a stamp taken before on any CPU.
+ * COUNTER: one more than the previous stamp on any CPU; not a time.
+ */
+enum rt_rb_clock {
+	RT_RB_CLOCK_LOCAL,
+	RT_RB_CLOCK_GLOBAL,
+	RT_RB_CLOCK_COUNTER,
+	RT_RB_NR_CLOCKS
+};
+
+/*
  * Largest payload one record may carry.  A record, its header and a
  * possible absolute-time prefix must fit in one page's data area.
  */
@@ -63,6 +76,8 @@ struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite);
 void rt_buffer_free(struct rt_buffer *buf);
 int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu);
 void rt_buffer_reset(struct rt_buffer *buf);
+int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock);
+unsigned int rt_buffer_clock(struct rt_buffer *buf);
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu);
 unsigned long rt_buffer_size(struct rt_buffer *buf);
 

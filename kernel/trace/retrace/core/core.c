@@ -404,6 +404,7 @@ static int __init rt_core_init(void)
 	rt_create_control_files(tr);
 	rt_create_trace_files(tr);
 	rt_create_print_files(tr);
+	rt_create_clock_files(tr);
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(tr->buffer) >> 10);
 	return 0;

@@ -44,5 +44,6 @@ void rt_pipe_wake_all(struct rt_instance *tr);
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);
 void rt_create_print_files(struct rt_instance *tr);
+void rt_create_clock_files(struct rt_instance *tr);
 
 #endif /* _RETRACE_INTERNAL_H */

@@ -172,7 +172,7 @@ EXPORT_SYMBOL_GPL(rt_max_report);
  * allocated, stays: readers may hold a ring that a swap moved between
  * the two buffers.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
  */
 int rt_max_prepare(struct rt_instance *tr)
 {
@@ -181,6 +181,12 @@ int rt_max_prepare(struct rt_instance *tr)
 	int ret = 0;
 
 	lockdep_assert_held(&rt_trace_lock);
+	/*
+	 * Sections are timed, and the records they show chosen, with the
+	 * local clock; the snapshot buffer stamps with nothing else.
+	 */
+	if (tr->clock != RT_RB_CLOCK_LOCAL)
+		return -EBUSY;
 	if (!rt_max_swapped_at) {
 		rt_max_swapped_at = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
 		if (!rt_max_swapped_at)

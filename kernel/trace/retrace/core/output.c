@@ -115,6 +115,12 @@ static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
 		rt_print_lat_context(tr, s, rec, e, comm, first_ts, next_ts);
 		return;
 	}
+	/* trace_clock "counter" stamps are a count, not a time. */
+	if (READ_ONCE(tr->clock) == RT_RB_CLOCK_COUNTER) {
+		seq_buf_printf(s, "%16s-%-5d [%03u] %12llu: ", comm, e->pid,
+			       rec->cpu, rec->ts);
+		return;
+	}
 	secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
 	seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06u: ", comm, e->pid,
 		       rec->cpu, secs, (u32)(nsecs / NSEC_PER_USEC));

@@ -116,9 +116,17 @@ struct rw_semaphore { pthread_rwlock_t l; };
 
 /* Test hooks: the clock, and a point where a nested writer may run. */
 extern u64 (*host_clock)(void);
-static inline u64 rb_clock(void)
+static inline u64 rb_clock_local(void)
 {
 	return host_clock();
 }
+
+typedef struct { s64 v; } atomic64_t;
+static inline s64 raw_atomic64_read(atomic64_t *a) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
+static inline bool raw_atomic64_try_cmpxchg(atomic64_t *a, s64 *old, s64 new)
+{
+	return __atomic_compare_exchange_n(&a->v, old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+static inline s64 raw_atomic64_inc_return(atomic64_t *a) { return __atomic_add_fetch(&a->v, 1, __ATOMIC_SEQ_CST); }
 
 #endif /* _RETRACE_HOST_SHIM_H */

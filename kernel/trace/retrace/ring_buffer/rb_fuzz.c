@@ -3,10 +3,11 @@
  * libFuzzer target for the ring buffer.  Each input byte pair is an
  * operation on a small two-CPU buffer: writes (plain, explicitly nested,
  * or nested inside another writer's reservation window), consumes,
- * full iterations, resets, resizes, mode flips and clock jumps.  After
- * every operation the accounting invariant must hold, and every record
- * read must be intact and newer than the last one read on its CPU.
- * Any violation aborts, which libFuzzer reports with the input.
+ * full iterations, resets, resizes, clock changes, mode flips and clock
+ * jumps.  After every operation the accounting invariant must hold, and
+ * every record read must be intact, newer than the last one read on its
+ * CPU and stamped no earlier.  Any violation aborts, which libFuzzer
+ * reports with the input.
  */
 #include "rb_host_shim.h"
 #include <trace/retrace/ring_buffer.h>
@@ -19,6 +20,7 @@ static struct rt_rb_record frec;
 static u64 fclock;
 static u32 next_seq[2];
 static s64 last_read[2];
+static u64 last_ts[2];	/* stamps consumed on each CPU never go back */
 static int hook_len;
 static struct rt_rb_iter piter;		/* lives across every operation */
 static s64 piter_last;
@@ -87,6 +89,7 @@ static void check_invariant(void)
 static void reset_model(void)
 {
 	last_read[0] = last_read[1] = -1;
+	last_ts[0] = last_ts[1] = 0;
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -130,8 +133,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;
 		case 4:
 		case 5:
-			while (arg-- && !rt_buffer_consume(fb, cpu, &frec))
+			while (arg-- && !rt_buffer_consume(fb, cpu, &frec)) {
 				check_record(&frec, cpu, &last_read[cpu]);
+				REQUIRE(frec.ts >= last_ts[cpu]);
+				last_ts[cpu] = frec.ts;
+			}
 			break;
 		case 6:
 			if (arg & 1) {	/* a whole walk */
@@ -153,7 +159,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			rt_buffer_set_overwrite(fb, arg & 1);
 			break;
 		case 8:
-			if (arg & 1) {
+			if (arg & 2) {	/* a clock change empties too */
+				REQUIRE(!rt_buffer_set_clock(fb, arg % RT_RB_NR_CLOCKS));
+				REQUIRE(rt_buffer_clock(fb) == arg % RT_RB_NR_CLOCKS);
+			} else if (arg & 1) {
 				rt_buffer_reset(fb);
 			} else {
 				REQUIRE(!rt_buffer_resize(fb, (1 + arg % 6) * 4096));

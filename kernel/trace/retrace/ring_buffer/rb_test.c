@@ -317,6 +317,65 @@ static void t_time_extend(void)
 	rt_buffer_free(b);
 }
 
+/*
+ * Clocks: setting one empties the buffer; "counter" stamps count;
+ * "global" never hands a CPU a stamp below one another CPU got, even
+ * when that CPU's own clock is behind.
+ */
+static u64 cpu_clock_v[2];
+static u64 per_cpu_clock(void) { return cpu_clock_v[host_cpu]; }
+static void t_clocks(void)
+{
+	struct rt_buffer *b;
+	u64 first;
+	int i;
+
+	nr_cpu_ids = 2;
+	b = rt_buffer_alloc(16384, true);
+	CHECK(b, "alloc");
+	CHECK(rt_buffer_clock(b) == RT_RB_CLOCK_LOCAL, "local by default");
+	CHECK(rt_buffer_set_clock(b, RT_RB_NR_CLOCKS) == -EINVAL, "unknown clock");
+	CHECK(rt_buffer_clock(b) == RT_RB_CLOCK_LOCAL, "unknown clock changed nothing");
+	host_clock = fake_clock;
+	put(b, 1, 8);
+	CHECK(rt_buffer_set_clock(b, RT_RB_CLOCK_COUNTER) == 0, "set counter");
+	CHECK(rt_buffer_clock(b) == RT_RB_CLOCK_COUNTER, "counter set");
+	CHECK(rt_buffer_consume(b, 0, &rec) == -ENODATA, "a clock change empties");
+	for (i = 0; i < 3; i++)
+		put(b, i, 8);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0, "counter read");
+	first = rec.ts;
+	for (i = 1; i < 3; i++) {
+		CHECK(rt_buffer_consume(b, 0, &rec) == 0, "counter read %d", i);
+		CHECK(rec.ts == first + i, "counter stamp %d: %llu after %llu", i,
+		      (unsigned long long)rec.ts, (unsigned long long)first);
+	}
+
+	CHECK(rt_buffer_set_clock(b, RT_RB_CLOCK_GLOBAL) == 0, "set global");
+	host_clock = per_cpu_clock;
+	/* CPU 1's clock is far ahead of CPU 0's. */
+	cpu_clock_v[0] = 1000;
+	cpu_clock_v[1] = 5000;
+	host_cpu = 1;
+	put(b, 10, 8);
+	host_cpu = 0;
+	put(b, 11, 8);
+	cpu_clock_v[0] = 6000;
+	put(b, 12, 8);
+	CHECK(rt_buffer_consume(b, 1, &rec) == 0 && rec.ts == 5000, "cpu 1 stamp %llu",
+	      (unsigned long long)rec.ts);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.ts == 5000,
+	      "cpu 0 behind: stamped with the last global stamp, got %llu",
+	      (unsigned long long)rec.ts);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.ts == 6000, "cpu 0 ahead again: %llu",
+	      (unsigned long long)rec.ts);
+	CHECK(rt_buffer_set_clock(b, RT_RB_CLOCK_LOCAL) == 0, "back to local");
+	CHECK(invariant(b, 0), "invariant");
+	host_clock = fake_clock;
+	rt_buffer_free(b);
+	nr_cpu_ids = 1;
+}
+
 static void t_resize(void)
 {
 	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
@@ -617,6 +676,7 @@ int main(void)
 	run("rb_nested_irq_reservation", t_nested_irq);
 	run("rb_commit_overrun", t_commit_overrun);
 	run("rb_time_extend", t_time_extend);
+	run("rb_clocks", t_clocks);
 	run("rb_resize", t_resize);
 	run("rb_iterator", t_iterator);
 	run("rb_multi_cpu", t_multi_cpu);

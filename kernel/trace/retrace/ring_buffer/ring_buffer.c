@@ -46,12 +46,50 @@
  * would be entered, and turned back by its recursion guard, on every
  * record).  The caller has preemption disabled.
  */
-static __always_inline u64 rb_clock(void)
+static __always_inline u64 rb_clock_local(void)
 {
 	return local_clock_noinstr();
 }
 #endif
 #include <trace/retrace/ring_buffer.h>
+
+/*
+ * The other clocks a buffer may stamp with (rt_buffer_set_clock()).
+ *
+ * rb_clock_last is the largest "global" stamp handed out so far, on
+ * any CPU.  Any writer, in any context (NMI included), advances it by
+ * cmpxchg and never lowers it; a writer whose local clock is behind it
+ * stamps with it instead.  A stamp taken after another CPU's (after its
+ * cmpxchg, in the variable's coherence order) is therefore never
+ * smaller: records of different CPUs sort by time, at the price of one
+ * shared cache line per record.
+ *
+ * rb_clock_count is the "counter" clock: every stamp on any CPU is one
+ * more than the one before, an order rather than a time.
+ */
+static atomic64_t rb_clock_last;
+static atomic64_t rb_clock_count;
+
+static __always_inline u64 rb_clock_global(void)
+{
+	s64 now = rb_clock_local();
+	s64 last = raw_atomic64_read(&rb_clock_last);
+
+	do {
+		if (now <= last)
+			return last;
+	} while (!raw_atomic64_try_cmpxchg(&rb_clock_last, &last, now));
+	return now;
+}
+
+static __always_inline u64 rb_clock(unsigned int clock)
+{
+	if (likely(clock == RT_RB_CLOCK_LOCAL))
+		return rb_clock_local();
+	if (clock == RT_RB_CLOCK_GLOBAL)
+		return rb_clock_global();
+	return raw_atomic64_inc_return(&rb_clock_count);
+}
 
 /*
  * Page layout: a small header, then the data area holding records.
@@ -139,12 +177,15 @@ struct rb_cpu {
  * @readers: held shared by every reader and iterator step, exclusive by
  *	reset and resize, which rewrite or free what readers look at
  * @generation: bumped by reset and resize so iterators start over
+ * @clock: enum rt_rb_clock, what writers stamp with; changed only by
+ *	rt_buffer_set_clock() while writers are held off
  */
 struct rt_buffer {
 	struct rb_cpu	**cpus;
 	unsigned long	nr_pages;
 	atomic_t	record_disabled;
 	bool		overwrite;
+	u8		clock;
 	struct rw_semaphore readers;
 	unsigned long	generation;
 };
@@ -355,6 +396,49 @@ void rt_buffer_reset(struct rt_buffer *buf)
 	rt_buffer_record_enable(buf);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_reset);
+
+/**
+ * rt_buffer_set_clock - choose what the buffer's records are stamped with
+ * @buf: the buffer
+ * @clock: an enum rt_rb_clock
+ *
+ * Stamps of different clocks do not compare, so the buffer is emptied
+ * (as by rt_buffer_reset()) and the clock changed while writers are
+ * held off: no record of the old clock is left, and none is written
+ * with it after.  May sleep.
+ *
+ * Return: 0, or -EINVAL for an unknown clock.
+ */
+int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock)
+{
+	int cpu;
+
+	if (clock >= RT_RB_NR_CLOCKS)
+		return -EINVAL;
+	rt_buffer_record_disable(buf);
+	rt_wait_preempt_readers();
+	down_write(&buf->readers);
+	for_each_possible_cpu(cpu)
+		rb_cpu_init_state(buf->cpus[cpu]);
+	WRITE_ONCE(buf->clock, clock);
+	buf->generation++;
+	up_write(&buf->readers);
+	rt_buffer_record_enable(buf);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_set_clock);
+
+/**
+ * rt_buffer_clock - the clock the buffer stamps with
+ * @buf: the buffer
+ *
+ * Return: an enum rt_rb_clock.
+ */
+unsigned int rt_buffer_clock(struct rt_buffer *buf)
+{
+	return READ_ONCE(buf->clock);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_clock);
 
 /**
  * rt_buffer_swap_cpu - exchange one CPU's ring between two buffers
@@ -640,10 +724,12 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 	struct rb_cpu *c;
 	unsigned long w, nw;
 	bool abs, change;
+	unsigned int clock;
 	u64 ts, delta;
 
 	if (unlikely(atomic_read(&buf->record_disabled)))
 		return NULL;
+	clock = READ_ONCE(buf->clock);
 	payload = ALIGN(len ? len : 4, 4);
 	if (unlikely(payload > RT_RB_MAX_PAYLOAD))
 		return NULL;
@@ -662,7 +748,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 		 * our cmpxchg makes it fail, and we stamp again, so stamps
 		 * follow buffer order on each CPU.
 		 */
-		ts = rb_clock();
+		ts = rb_clock(clock);
 		abs = READ_ONCE(c->base_page) != page;
 		delta = 0;
 		if (!abs) {
