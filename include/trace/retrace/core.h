@@ -245,6 +245,7 @@ void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 
 void rt_pipe_kick(struct rt_instance *tr);
 void rt_stack_after_commit(struct rt_instance *tr);
+void rt_trace_kstack(struct rt_instance *tr);
 
 /*
  * Publish the record reserved through @h (same CPU, preemption off),

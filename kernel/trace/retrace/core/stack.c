@@ -113,6 +113,30 @@ void notrace rt_stack_after_commit(struct rt_instance *tr)
 }
 EXPORT_SYMBOL_GPL(rt_stack_after_commit);
 
+/**
+ * rt_trace_kstack - record the current kernel stack, as one record
+ * @tr: the instance
+ *
+ * For the set_ftrace_filter "stacktrace" command; printed like the
+ * stacktrace option's records ("<stack trace>" and " => " lines).  Any
+ * context with preemption disabled; nested calls and calls where RCU
+ * is not watching (the unwinder needs it) record nothing.
+ */
+void notrace rt_trace_kstack(struct rt_instance *tr)
+{
+	unsigned long pc = preempt_count();
+	unsigned long bit;
+
+	if (!rcu_is_watching())
+		return;
+	bit = rt_recursion_enter(&rt_stack_inside, rt_context_level(pc));
+	if (!bit)
+		return;
+	rt_stack_record(tr, false, pc);
+	rt_recursion_exit(&rt_stack_inside, bit);
+}
+EXPORT_SYMBOL_GPL(rt_trace_kstack);
+
 /* ---- printing ------------------------------------------------------------ */
 
 /*

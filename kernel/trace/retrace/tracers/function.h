@@ -54,9 +54,12 @@ unsigned int rt_fn_set_drop(struct rt_ipset **slot,
 /* function_filter.c */
 void rt_create_filter_files(struct dentry *dir);
 
-/* function_probe.c: traceon/traceoff commands, a client of their own. */
+/*
+ * function_probe.c: the traceon, traceoff and stacktrace commands, a
+ * client of their own.
+ */
 #define RT_MAX_FPROBES	64
-enum { RT_FP_TRACEON, RT_FP_TRACEOFF };
+enum { RT_FP_TRACEON, RT_FP_TRACEOFF, RT_FP_STACKTRACE };
 
 /*
  * struct rt_fprobe - one command on one function

@@ -112,6 +112,16 @@ static struct rt_ipset **rt_ff_slot(unsigned long flag)
 	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
 }
 
+/* Entries of the set that left with their module (function.c). */
+static unsigned int rt_ff_gone(unsigned long flag)
+{
+#ifdef CONFIG_RETRACE_FUNCTION_GRAPH
+	if (flag == RT_FF_GRAPH)
+		return rt_graph_set_gone;
+#endif
+	return flag == RT_FF_FILTER ? rt_fn_filter_gone : 0;
+}
+
 static void rt_ff_match(unsigned long ip, unsigned int idx,
 			const char *name, const char *modname, void *arg)
 {
@@ -263,9 +273,25 @@ static void rt_ff_show_one(unsigned long ip, unsigned int idx,
 
 static int rt_ff_show(struct seq_file *m, void *v)
 {
+	unsigned long flag = ((struct rt_ff_state *)m->private)->flag;
+	struct rt_ipset *set;
+
 	mutex_lock(&rt_callsite_lock);
+	/*
+	 * An empty set says what it means, in the words tools that read
+	 * these files (ftracetest, trace-cmd) expect; commands follow.  A
+	 * filter whose functions all left with their module selects
+	 * nothing, not everything, and lists nothing.
+	 */
+	set = *rt_ff_slot(flag);
+	if (flag == RT_FF_NOTRACE) {
+		if (!set || !set->nr)
+			seq_puts(m, "#### no functions disabled ####\n");
+	} else if ((!set || !set->nr) && !rt_ff_gone(flag)) {
+		seq_puts(m, "#### all functions enabled ####\n");
+	}
 	rt_callsite_for_each(rt_ff_show_one, m, false);
-	if (((struct rt_ff_state *)m->private)->flag == RT_FF_FILTER)
+	if (flag == RT_FF_FILTER)
 		rt_fprobe_show(m);
 	mutex_unlock(&rt_callsite_lock);
 	return 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The traceon/traceoff commands of set_ftrace_filter: when a chosen
- * function is entered, turn tracing on or off, optionally only the
- * first N times it would change anything.
+ * The commands of set_ftrace_filter: when a chosen function is entered,
+ * turn tracing on or off (traceon, traceoff) or record the kernel stack
+ * (stacktrace), optionally only the first N times it would do anything.
  *
  * The commands are a call-site client of their own: their sites call
  * rt_fprobe_client_hit() whether or not the function tracer runs.
@@ -12,8 +12,8 @@
  * Updates (under rt_callsite_lock) fill the other set and swap, after
  * rt_wait_preempt_readers() (ipset.h) has seen every reader of that set
  * leave.  Nothing is ever freed, so a reader on a stale set can at worst
- * act on a command that has just been removed.  Remaining counts are decremented
- * with cmpxchg on the live set; a decrement that races with a swap may
+ * act on a command that has just been removed.  Remaining counts are
+ * decremented with cmpxchg on the live set; a decrement that races with a swap may
  * be lost, never doubled.
  */
 #include <linux/kallsyms.h>
@@ -50,10 +50,11 @@ static struct rt_cs_client rt_fprobe_client = {
 static const char * const rt_fprobe_names[] = {
 	[RT_FP_TRACEON] = "traceon",
 	[RT_FP_TRACEOFF] = "traceoff",
+	[RT_FP_STACKTRACE] = "stacktrace",
 };
 
 /**
- * rt_fprobe_parse_cmd - recognise "traceon"/"traceoff" and a count
+ * rt_fprobe_parse_cmd - recognise a command name and its count
  * @cmd: command name
  * @arg: count or NULL for no limit
  * @count: out, -1 for no limit
@@ -177,19 +178,34 @@ void rt_fprobe_commit(struct rt_fprobe_set *set)
 	rt_cs_client_want_each(&rt_fprobe_client, rt_fprobe_wants, NULL);
 }
 
-/* Turn tracing on or off for one command, within its count. */
+/* Use up one of @p's times; false when none is left. */
+static bool notrace rt_fprobe_take(struct rt_fprobe *p)
+{
+	long c = atomic_long_read(&p->count);
+
+	do {
+		if (!c)
+			return false;
+	} while (c > 0 && !atomic_long_try_cmpxchg(&p->count, &c, c - 1));
+	return true;
+}
+
+/*
+ * Run one command, within its count: turn tracing on or off, or record
+ * the stack.  A hit that would change nothing (tracing already in the
+ * state asked for, or off for a stack) does not use up the count.
+ */
 static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 {
 	bool on = p->cmd == RT_FP_TRACEON;
-	long c;
 
-	if (!!tracing_is_on() == on)
+	if (p->cmd == RT_FP_STACKTRACE) {
+		if (tracing_is_on() && rt_fprobe_take(p))
+			rt_trace_kstack(rt_top_instance());
 		return;
-	c = atomic_long_read(&p->count);
-	do {
-		if (!c)
-			return;
-	} while (c > 0 && !atomic_long_try_cmpxchg(&p->count, &c, c - 1));
+	}
+	if (!!tracing_is_on() == on || !rt_fprobe_take(p))
+		return;
 	if (on)
 		tracing_on();
 	else
