@@ -58,18 +58,21 @@ void rt_create_filter_files(struct dentry *dir);
  * function_probe.c: the traceon, traceoff and stacktrace commands, a
  * client of their own.
  */
-#define RT_MAX_FPROBES	64
 enum { RT_FP_TRACEON, RT_FP_TRACEOFF, RT_FP_STACKTRACE };
 
 /*
  * struct rt_fprobe - one command on one function
  * @ip:     the function's call site
  * @cmd:    RT_FP_*
+ * @gone:   removed (see function_probe.c); written under rt_callsite_lock
+ * @seq:    order of addition within one update
  * @count:  times left to act, -1 for no limit
  */
 struct rt_fprobe {
 	unsigned long	ip;
 	u8		cmd;
+	u8		gone;
+	u32		seq;
 	atomic_long_t	count;
 };
 
@@ -77,8 +80,9 @@ struct rt_fprobe_set;
 
 int rt_fprobe_parse_cmd(const char *cmd, const char *arg, long *count);
 struct rt_fprobe_set *rt_fprobe_begin(void);
-int rt_fprobe_add(struct rt_fprobe_set *set, unsigned long ip, int cmd,
+int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 		  long count);
+void rt_fprobe_abort(struct rt_fprobe_set *set);
 void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd);
 void rt_fprobe_commit(struct rt_fprobe_set *set);
 void rt_fprobe_show(struct seq_file *m);

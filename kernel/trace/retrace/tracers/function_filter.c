@@ -141,8 +141,8 @@ static void rt_ff_match(unsigned long ip, unsigned int idx,
 			on = !k->neg;
 		else if (k->neg)
 			rt_fprobe_del(w->probes, ip, k->cmd);
-		else if (rt_fprobe_add(w->probes, ip, k->cmd, k->count))
-			w->err = -ENOSPC;
+		else if (rt_fprobe_add(&w->probes, ip, k->cmd, k->count))
+			w->err = -ENOMEM;
 	}
 	__assign_bit(idx, w->bits, on);
 }
@@ -185,9 +185,15 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	for (t = 0; t < w.ntok; t++)
-		if (w.tok[t].cmd >= 0 && !w.probes)
+	for (t = 0; t < w.ntok; t++) {
+		if (w.tok[t].cmd >= 0 && !w.probes) {
 			w.probes = rt_fprobe_begin();
+			if (!w.probes) {
+				ret = -ENOMEM;
+				goto free;
+			}
+		}
+	}
 	rt_callsite_for_each(rt_ff_match, &w, w.ntok > 0);
 	ret = w.err;
 	for (t = 0; t < w.ntok; t++)
@@ -215,7 +221,10 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 			WRITE_ONCE(rt_graph_set_gone, 0);
 		st->trunc = false;
 		ret = rt_fn_sync();
+	} else if (w.probes) {
+		rt_fprobe_abort(w.probes);
 	}
+free:
 	bitmap_free(w.bits);
 unlock:
 	mutex_unlock(&rt_callsite_lock);

@@ -7,14 +7,22 @@
  * The commands are a call-site client of their own: their sites call
  * rt_fprobe_client_hit() whether or not the function tracer runs.
  *
- * Commands live in one of two static sets; the live one is published by
- * pointer and read locklessly, preemption disabled, in any context.
- * Updates (under rt_callsite_lock) fill the other set and swap, after
- * rt_wait_preempt_readers() (ipset.h) has seen every reader of that set
- * leave.  Nothing is ever freed, so a reader on a stale set can at worst
- * act on a command that has just been removed.  Remaining counts are
- * decremented with cmpxchg on the live set; a decrement that races with a swap may
- * be lost, never doubled.
+ * The commands live in one set, sorted by (ip, cmd), published by
+ * pointer (rt_fprobe_live) and read locklessly, preemption disabled, in
+ * any context.  An update (under rt_callsite_lock) copies it into a new
+ * allocation (rt_fprobe_begin()), changes the copy, sorts it and
+ * publishes it with a store-release (rt_fprobe_commit()); the old set is
+ * freed once rt_wait_preempt_readers() (ipset.h) has seen every reader
+ * leave.  A published set never changes but for the remaining counts,
+ * decremented with cmpxchg, and the @gone marks of a module that left
+ * when no copy could be allocated (count 0 first: such a command is
+ * inert).  A decrement that races with an update may be lost, never
+ * doubled.
+ *
+ * Inside an update the copy is the sorted old set followed by what this
+ * update appended: adds and removals find old entries by binary search,
+ * so a glob matching thousands of functions costs n log n, and
+ * rt_fprobe_commit() merges duplicates, keeping the latest.
  */
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -27,14 +35,20 @@
 #include <trace/retrace/ipset.h>
 #include "function.h"
 
-/* Both sets are static; see the file comment. */
+/*
+ * @nr entries, room for @cap; while an update builds it, the first
+ * @sorted are the old set's, in order, and @seq numbers the appended.
+ */
 struct rt_fprobe_set {
 	unsigned int		nr;
-	struct rt_fprobe	p[RT_MAX_FPROBES];
+	unsigned int		cap;
+	unsigned int		sorted;
+	unsigned int		seq;
+	struct rt_fprobe	p[];
 };
 
-static struct rt_fprobe_set rt_fprobe_sets[2];
-static struct rt_fprobe_set *rt_fprobe_live = &rt_fprobe_sets[0];
+static struct rt_fprobe_set rt_fprobe_none;
+static struct rt_fprobe_set *rt_fprobe_live = &rt_fprobe_none;
 static void rt_fprobe_client_hit(unsigned long ip, unsigned long parent_ip,
 				 unsigned long *parent_slot,
 				 struct pt_regs *regs, bool check);
@@ -76,51 +90,127 @@ int rt_fprobe_parse_cmd(const char *cmd, const char *arg, long *count)
 	return -EINVAL;
 }
 
+static struct rt_fprobe_set *rt_fprobe_alloc(unsigned int cap)
+{
+	struct rt_fprobe_set *set;
+
+	set = kvmalloc(struct_size(set, p, cap), GFP_KERNEL);
+	if (set) {
+		set->nr = 0;
+		set->cap = cap;
+		set->sorted = 0;
+		set->seq = 0;
+	}
+	return set;
+}
+
 /**
  * rt_fprobe_begin - start an update of the commands
  *
- * Return: a copy of the live set to change and pass to
- * rt_fprobe_commit(); call with rt_callsite_lock held.
+ * Return: a copy of the live set to change, then to pass to
+ * rt_fprobe_commit() or rt_fprobe_abort(); NULL if out of memory.  Call
+ * with rt_callsite_lock held.
  */
 struct rt_fprobe_set *rt_fprobe_begin(void)
 {
-	struct rt_fprobe_set *next;
+	struct rt_fprobe_set *live = rt_fprobe_live, *next;
+	unsigned int i;
 
 	lockdep_assert_held(&rt_callsite_lock);
-	next = rt_fprobe_live == &rt_fprobe_sets[0] ?
-	       &rt_fprobe_sets[1] : &rt_fprobe_sets[0];
-	/* A reader may still be on @next from two updates ago. */
-	rt_wait_preempt_readers();
-	memcpy(next, rt_fprobe_live, sizeof(*next));
+	next = rt_fprobe_alloc(live->nr + 16);
+	if (!next)
+		return NULL;
+	for (i = 0; i < live->nr; i++) {
+		if (live->p[i].gone)
+			continue;
+		next->p[next->nr] = live->p[i];
+		atomic_long_set(&next->p[next->nr].count,
+				atomic_long_read(&live->p[i].count));
+		next->nr++;
+	}
+	next->sorted = next->nr;
 	return next;
 }
 
 /**
- * rt_fprobe_add - add or replace (ip, cmd) in @set
+ * rt_fprobe_abort - drop an update
  * @set: from rt_fprobe_begin()
+ */
+void rt_fprobe_abort(struct rt_fprobe_set *set)
+{
+	kvfree(set);
+}
+
+static int rt_fprobe_cmp(const void *a, const void *b)
+{
+	const struct rt_fprobe *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	if (x->cmd != y->cmd)
+		return x->cmd - y->cmd;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The entry for (@ip, @cmd) among @set's first @n, which are sorted. */
+static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
+					unsigned int n, unsigned long ip,
+					int cmd)
+{
+	struct rt_fprobe key = { .ip = ip, .cmd = cmd };
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		struct rt_fprobe *p = &set->p[mid];
+
+		if (p->ip == ip && p->cmd == cmd)
+			return p;
+		if (p->ip < key.ip || (p->ip == key.ip && p->cmd < key.cmd))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/**
+ * rt_fprobe_add - add or replace (ip, cmd)
+ * @setp: the set from rt_fprobe_begin(); may be moved to grow it
  * @ip: the function's call site
  * @cmd: RT_FP_*
  * @count: -1 or the number of times left
  *
- * Return: 0 or -ENOSPC.
+ * Return: 0 or -ENOMEM (the set is then unchanged).
  */
-int rt_fprobe_add(struct rt_fprobe_set *set, unsigned long ip, int cmd,
+int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 		  long count)
 {
-	unsigned int i;
+	struct rt_fprobe_set *set = *setp, *big;
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd);
 
-	for (i = 0; i < set->nr; i++) {
-		if (set->p[i].ip == ip && set->p[i].cmd == cmd) {
-			atomic_long_set(&set->p[i].count, count);
-			return 0;
-		}
+	if (p) {
+		p->gone = 0;
+		atomic_long_set(&p->count, count);
+		return 0;
 	}
-	if (set->nr == RT_MAX_FPROBES)
-		return -ENOSPC;
-	set->p[set->nr].ip = ip;
-	set->p[set->nr].cmd = cmd;
-	atomic_long_set(&set->p[set->nr].count, count);
-	set->nr++;
+	if (set->nr == set->cap) {
+		big = rt_fprobe_alloc(set->cap * 2);
+		if (!big)
+			return -ENOMEM;
+		memcpy(big->p, set->p, set->nr * sizeof(set->p[0]));
+		big->nr = set->nr;
+		big->sorted = set->sorted;
+		big->seq = set->seq;
+		kvfree(set);
+		*setp = set = big;
+	}
+	p = &set->p[set->nr++];
+	p->ip = ip;
+	p->cmd = cmd;
+	p->gone = 0;
+	p->seq = ++set->seq;
+	atomic_long_set(&p->count, count);
 	return 0;
 }
 
@@ -132,32 +222,33 @@ int rt_fprobe_add(struct rt_fprobe_set *set, unsigned long ip, int cmd,
  */
 void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd)
 {
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd);
 	unsigned int i;
 
-	for (i = 0; i < set->nr; i++) {
-		if (set->p[i].ip == ip && set->p[i].cmd == cmd) {
-			set->p[i] = set->p[--set->nr];
-			return;
-		}
-	}
-}
-
-static int rt_fprobe_cmp(const void *a, const void *b)
-{
-	const struct rt_fprobe *x = a, *y = b;
-
-	if (x->ip != y->ip)
-		return x->ip < y->ip ? -1 : 1;
-	return x->cmd - y->cmd;
+	if (p)
+		p->gone = 1;
+	/* What this update appended (usually nothing to remove). */
+	for (i = set->sorted; i < set->nr; i++)
+		if (set->p[i].ip == ip && set->p[i].cmd == cmd)
+			set->p[i].gone = 1;
 }
 
 /* Does the live set hold a command for @ip (under rt_callsite_lock)? */
 static bool rt_fprobe_wants(unsigned long ip, void *arg)
 {
-	unsigned int i;
+	struct rt_fprobe_set *set = rt_fprobe_live;
+	unsigned int lo = 0, hi = set->nr;
 
-	for (i = 0; i < rt_fprobe_live->nr; i++)
-		if (rt_fprobe_live->p[i].ip == ip)
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (set->p[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < set->nr && set->p[lo].ip == ip; lo++)
+		if (!set->p[lo].gone)
 			return true;
 	return false;
 }
@@ -166,16 +257,42 @@ static bool rt_fprobe_wants(unsigned long ip, void *arg)
  * rt_fprobe_commit - publish @set, sorted for the lookup
  * @set: from rt_fprobe_begin()
  *
- * The command sites are marked for the patcher; the caller then runs
- * rt_callsite_update() to enable them.
+ * Removed entries go, and of several for one (ip, cmd) the latest
+ * stays.  The command sites are marked for the patcher; the caller then
+ * runs rt_callsite_update() to enable them.  May sleep.
  */
 void rt_fprobe_commit(struct rt_fprobe_set *set)
 {
+	struct rt_fprobe_set *old = rt_fprobe_live;
+	unsigned int i, n = 0;
+
 	lockdep_assert_held(&rt_callsite_lock);
+	/* Old entries have seq 0, so appended ones sort after them. */
+	for (i = 0; i < set->sorted; i++)
+		set->p[i].seq = 0;
 	sort(set->p, set->nr, sizeof(set->p[0]), rt_fprobe_cmp, NULL);
+	for (i = 0; i < set->nr; i++) {
+		struct rt_fprobe *p = &set->p[i];
+
+		if (p->gone)
+			continue;
+		/* A later entry for the same command replaces this one. */
+		if (i + 1 < set->nr && set->p[i + 1].ip == p->ip &&
+		    set->p[i + 1].cmd == p->cmd && !set->p[i + 1].gone)
+			continue;
+		set->p[n] = *p;
+		atomic_long_set(&set->p[n].count, atomic_long_read(&p->count));
+		n++;
+	}
+	set->nr = n;
+	set->sorted = n;
 	/* Pairs with the acquire in rt_fprobe_client_hit(): entries first. */
 	smp_store_release(&rt_fprobe_live, set);
 	rt_cs_client_want_each(&rt_fprobe_client, rt_fprobe_wants, NULL);
+	if (old != &rt_fprobe_none) {
+		rt_wait_preempt_readers();
+		kvfree(old);
+	}
 }
 
 /* Use up one of @p's times; false when none is left. */
@@ -229,7 +346,7 @@ static void notrace rt_fprobe_client_hit(unsigned long ip,
 	preempt_disable_notrace();
 	/* Pairs with the release in rt_fprobe_commit(). */
 	set = smp_load_acquire(&rt_fprobe_live);
-	hi = min_t(unsigned int, READ_ONCE(set->nr), RT_MAX_FPROBES);
+	hi = READ_ONCE(set->nr);
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
@@ -238,8 +355,8 @@ static void notrace rt_fprobe_client_hit(unsigned long ip,
 		else
 			hi = mid;
 	}
-	for (i = lo; i < RT_MAX_FPROBES && i < READ_ONCE(set->nr) &&
-	     READ_ONCE(set->p[i].ip) == ip; i++)
+	for (i = lo; i < READ_ONCE(set->nr) && READ_ONCE(set->p[i].ip) == ip;
+	     i++)
 		rt_fprobe_fire(&set->p[i]);
 	preempt_enable_notrace();
 }
@@ -259,6 +376,8 @@ void rt_fprobe_show(struct seq_file *m)
 	long c;
 
 	for (i = 0; i < set->nr; i++) {
+		if (set->p[i].gone)
+			continue;
 		c = atomic_long_read(&set->p[i].count);
 		seq_printf(m, "%ps:%s:", (void *)set->p[i].ip,
 			   rt_fprobe_names[set->p[i].cmd]);
@@ -282,11 +401,22 @@ static void rt_fprobe_module_going(struct rt_cs_client *c, struct module *mod)
 	if (!any)
 		return;
 	set = rt_fprobe_begin();
-	for (i = 0; i < set->nr; )
+	if (!set) {
+		/*
+		 * No memory for a copy: make them inert in place (no time
+		 * left, then gone), for the next update to drop.
+		 */
+		for (i = 0; i < rt_fprobe_live->nr; i++) {
+			if (!within_module(rt_fprobe_live->p[i].ip, mod))
+				continue;
+			atomic_long_set(&rt_fprobe_live->p[i].count, 0);
+			rt_fprobe_live->p[i].gone = 1;
+		}
+		return;
+	}
+	for (i = 0; i < set->nr; i++)
 		if (within_module(set->p[i].ip, mod))
-			set->p[i] = set->p[--set->nr];
-		else
-			i++;
+			set->p[i].gone = 1;
 	rt_fprobe_commit(set);
 }
 
