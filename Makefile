@@ -19,7 +19,7 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel tools check run bench host-test fuzz soak initramfs clean distclean
+.PHONY: all kernel tools check conformance run bench host-test fuzz soak initramfs clean distclean
 
 all: kernel tools
 
@@ -34,6 +34,9 @@ initramfs: kernel
 
 check:
 	@$(H)/check.sh
+
+conformance:
+	@$(H)/conformance.sh
 
 run:
 	@$(H)/deps.sh && $(H)/kernel.sh && $(H)/initramfs.sh
@@ -59,7 +62,7 @@ soak:
 	@$(H)/soak.sh
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/tools build/check-* build/soak-* build/bench \
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/tools build/check-* build/soak-* build/conformance build/bench \
 		build/bzImage build/modules build/debug build/ref build/idle build/nolat
 
 distclean:

@@ -132,6 +132,25 @@ guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/all_f
 # 70kmemtrace/boot, which skips in the boots above.
 guest_run kmemboot single 70kmemtrace/boot "kmemtrace.enable=yes"
 
+# Upstream's ftracetest against the normal kernel (harness/conformance.sh):
+# every case tools/testing/selftests/ftrace/conformance.txt records as
+# passing must still pass.  A minute or two of guest time.
+if [ "$flavour" = normal ]; then
+	set +e
+	CONF_BUILD=0 "$TOP/harness/conformance.sh" >"$RES/conformance.log" 2>&1
+	set -e
+	while read -r st name why; do
+		case $st in
+		"[PASS]") record "$name" PASS ;;
+		"[FAIL]") record "$name" FAIL "$why" ;;
+		*) continue ;;
+		esac
+		echo "$st $name${why:+ $why}"
+	done < <(grep -E '^\[(PASS|FAIL)\] ' "$RES/conformance.log")
+	grep -q '^\[' "$RES/conformance.log" || { record conformance/run FAIL "no result; see $RES/conformance.log"; tail -n 5 "$RES/conformance.log"; }
+	grep -E '^conformance: |^    now passes' "$RES/conformance.log" || true
+fi
+
 # 4. ftrace_dump_on_oops: boots that end in a deliberate oops, so the
 # usual console judge would fail them for it; oops-check.sh reads the
 # dump instead.  Mode 1 is set through the sysctl, mode 2 by the boot

@@ -1,6 +1,6 @@
 #!/bin/sh
 # /init of the retrace test guest.
-export PATH=/bin:/sbin:/selftests/helpers
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/selftests/helpers
 mount -t proc proc /proc
 uptime_at_init=$(cut -d' ' -f1 /proc/uptime)
 mount -t sysfs sysfs /sys
@@ -32,6 +32,10 @@ check)
 bench)
 	echo "BENCH boot_to_user_ms $(echo "$uptime_at_init" | awk '{ printf "%d", $1 * 1000 }')"
 	/selftests/bench/guest-bench.sh "${bench_scale:-100}"
+	;;
+conformance)
+	# Upstream's ftracetest (harness/conformance.sh reads the console).
+	/selftests/conformance.sh /ftracetest
 	;;
 oops)
 	# A boot that ends in a deliberate oops: harness/check.sh reads

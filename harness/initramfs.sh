@@ -28,17 +28,35 @@ done
 # The kmemtrace reader (tools/kmemtrace), static like the helpers.
 make -s -C "$TOP/tools/kmemtrace" O="$ROOT/bin" >/dev/null
 cp -a "$OUT/modules/lib/modules/." "$ROOT/lib/modules/"
-# bash and perf-tools' funcgraph, a real client of function_graph
-# (45graph/perf_funcgraph); bash comes with the libraries it links.
-mkdir -p "$ROOT/usr/sbin" "$ROOT/var/tmp"
-cp -L /bin/bash "$ROOT/bin/bash.real"
+# bash, which perf-tools' scripts need, with the libraries it links.
+mkdir -p "$ROOT/usr/sbin" "$ROOT/usr/bin" "$ROOT/var/tmp"
+# guest_dynamic BIN DEST: a host binary and the libraries it links.
+guest_dynamic() {
+	local lib
+	cp -L "$1" "$ROOT$2"
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		mkdir -p "$ROOT$(dirname "$lib")"
+		cp -L "$lib" "$ROOT$lib"
+	done
+}
+guest_dynamic /bin/bash /bin/bash.real
 ln -sf bash.real "$ROOT/bin/bash"
-for lib in $(ldd /bin/bash | grep -o '/[^ ]*'); do
-	mkdir -p "$ROOT$(dirname "$lib")"
-	cp -L "$lib" "$ROOT$lib"
+# util-linux's chrt (busybox has none): upstream ftracetest's wakeup
+# and wakeup_rt cases require it.
+if [ -x /usr/bin/chrt ]; then
+	guest_dynamic /usr/bin/chrt /usr/bin/chrt
+fi
+# perf-tools' scripts (Debian's perf-tools-unstable names them
+# NAME-perf), as NAME: test.d/80perftools and 45graph/perf_funcgraph.
+for f in /usr/sbin/*-perf; do
+	[ -f "$f" ] || continue
+	n=${f##*/}
+	install -m 0755 "$f" "$ROOT/usr/sbin/${n%-perf}"
 done
-if [ -f /usr/sbin/funcgraph-perf ]; then
-	install -m 0755 /usr/sbin/funcgraph-perf "$ROOT/usr/sbin/funcgraph"
+# Upstream's ftracetest from the kernel tree built on, for
+# harness/conformance.sh (rt.mode=conformance).
+if [ -d "$SRC/tools/testing/selftests/ftrace/test.d" ]; then
+	cp -a "$SRC/tools/testing/selftests/ftrace" "$ROOT/ftracetest"
 fi
 install -m 0755 "$TOP/harness/guest-init.sh" "$ROOT/init"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1 >"$IMG")
