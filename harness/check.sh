@@ -110,10 +110,10 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 guest_run single single "" "$([ "$flavour" = debug ] && echo rt.lat_switches=1)"
 # 400 live-patching toggles on the normal kernel, fewer under KASAN;
 # then every function traced on every CPU for a minute.
-toggles=$([ "$flavour" = debug ] && echo 200 || echo 400)
+toggles=$([ "$flavour" = debug ] && echo 120 || echo 400)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
-gswitch=$([ "$flavour" = debug ] && echo 6 || echo 50)
+gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
 # 55latency/switch_stress stays in the single boot: under MTTCG its
 # static key flips hung the guest (see retrace-latency.txt, Limits).
 # 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
