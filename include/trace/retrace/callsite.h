@@ -91,6 +91,10 @@ struct seq_file;
  * @needs_regs:  the client's sites call the pt_regs trampoline
  * @want_new_site: optional; asked for each site of a module that loads
  *               (rt_callsite_lock held): should it be the client's at once
+ * @module_coming: optional; a module's sites have entered the table and
+ *               are about to be patched, none of its code has run
+ *               (rt_callsite_lock held; may change wants with
+ *               rt_cs_client_want*(), may patch)
  * @module_going: optional; the module's sites leave the table (called
  *               with rt_callsite_lock held, before they are freed)
  * @id:          set by rt_cs_client_register()
@@ -105,6 +109,8 @@ struct rt_cs_client {
 	bool		needs_regs;
 	bool		(*want_new_site)(struct rt_cs_client *c,
 					 unsigned long ip);
+	void		(*module_coming)(struct rt_cs_client *c,
+					 struct module *mod);
 	void		(*module_going)(struct rt_cs_client *c,
 					struct module *mod);
 	unsigned int	id;
@@ -125,6 +131,8 @@ typedef void (*rt_callsite_fn)(unsigned long ip, unsigned int idx,
 			       void *arg);
 unsigned int rt_callsite_count(void);
 void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names);
+void rt_callsite_walk_module(struct module *mod, rt_callsite_fn fn,
+			     void *arg);
 bool rt_callsite_is_site(unsigned long ip);
 
 /* File operations the function tracer puts in the tracing directory. */

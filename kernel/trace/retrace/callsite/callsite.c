@@ -778,6 +778,33 @@ void rt_callsite_for_each(rt_callsite_fn fn, void *arg, bool names)
 	}
 }
 
+/**
+ * rt_callsite_walk_module - rt_callsite_for_each() over one module
+ * @mod: the module
+ * @fn: called for each of its listed sites, with names
+ * @arg: passed to @fn
+ *
+ * Call with rt_callsite_lock held.  @fn's index argument is 0.
+ */
+void rt_callsite_walk_module(struct module *mod, rt_callsite_fn fn,
+			     void *arg)
+{
+	char name[KSYM_NAME_LEN];
+	struct rt_callsite_group *g;
+	unsigned int i;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	list_for_each_entry(g, &rt_callsite_groups, list) {
+		if (g->mod != mod)
+			continue;
+		for (i = 0; i < g->nr; i++) {
+			if (lookup_symbol_name(g->sites[i].ip, name))
+				name[0] = 0;
+			fn(g->sites[i].ip, 0, name, mod->name, arg);
+		}
+	}
+}
+
 /*
  * Modules: sites are made NOPs (or calls, if a client wants every new
  * site) when the module is COMING, before any of its code runs, so
@@ -819,6 +846,11 @@ static void rt_cs_module_coming(struct module *mod)
 	mutex_unlock(&text_mutex);
 	list_add_tail_rcu(&g->list, &rt_callsite_groups);
 	rt_cs_total += g->nr;
+	for (id = 0; id < rt_cs_nr_clients; id++) {
+		c = rt_cs_clients[id];
+		if (c->module_coming)
+			c->module_coming(c, mod);
+	}
 	/* The module's code has not run yet: no dispatch to order against. */
 	rt_callsite_update();
 	mutex_unlock(&rt_callsite_lock);

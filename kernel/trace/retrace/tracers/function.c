@@ -78,6 +78,7 @@ struct rt_cs_client rt_fn_client = {
 	.name		= "function",
 	.func		= rt_fn_hit,
 	.want_new_site	= rt_fn_want_new_site,
+	.module_coming	= rt_ff_module_coming,
 	.module_going	= rt_fn_module_going,
 };
 

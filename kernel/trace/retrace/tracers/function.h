@@ -53,6 +53,27 @@ unsigned int rt_fn_set_drop(struct rt_ipset **slot,
 
 /* function_filter.c */
 void rt_create_filter_files(struct dentry *dir);
+/* Which file: the i_private of set_ftrace_filter/notrace, set_graph_function. */
+enum { RT_FF_FILTER = 1, RT_FF_NOTRACE, RT_FF_GRAPH };
+struct rt_ipset **rt_ff_slot(unsigned long flag);
+
+/* function_filter_mod.c: ":mod:" patterns waiting for their module. */
+struct rt_ff_pending {
+	struct list_head	list;
+	unsigned long		flag;	/* which file (RT_FF_*) */
+	char			*glob;
+	char			*mod;
+};
+struct rt_ff_pending *rt_ff_pending_new(unsigned long flag, const char *glob,
+					const char *mod);
+void rt_ff_pending_free(struct rt_ff_pending *p);
+unsigned int rt_ff_pending_remove(unsigned long flag, const char *glob,
+				  const char *mod, bool dry);
+unsigned int rt_ff_pending_commit(unsigned long flag, bool trunc,
+				  struct list_head *added);
+unsigned int rt_ff_pending_count(unsigned long flag);
+void rt_ff_pending_show(struct seq_file *m, unsigned long flag);
+void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod);
 
 /*
  * function_probe.c: the traceon, traceoff and stacktrace commands, a

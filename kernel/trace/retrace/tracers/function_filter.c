@@ -6,7 +6,8 @@
  * A write is a list of whitespace-separated patterns, each
  *   [!]glob[:mod:module]   or, in set_ftrace_filter only,
  *   [!]glob:traceon[:count]   [!]glob:traceoff[:count]
- * '!' removes what the glob matches; ":mod:" restricts it to a module;
+ * '!' removes what the glob matches; ":mod:" restricts it to a module
+ * (one not loaded yet: the pattern waits for it, function_filter_mod.c);
  * the commands attach to the matched functions (function_probe.c).
  * Opening with O_TRUNC ('>') starts from an empty set, appending ('>>')
  * from the current one.  A write is all or nothing: if any pattern
@@ -35,10 +36,9 @@ struct rt_ff_token {
 	long		count;		/* the command's limit, -1: none */
 	bool		neg;
 	unsigned int	hits;
+	unsigned int	mod_sites;	/* sites of @mod seen */
 };
 
-/* Which file: the i_private of set_ftrace_filter/notrace, set_graph_function. */
-enum { RT_FF_FILTER = 1, RT_FF_NOTRACE, RT_FF_GRAPH };
 
 struct rt_ff_state {
 	unsigned long	flag;		/* RT_FF_FILTER or RT_FF_NOTRACE */
@@ -105,7 +105,7 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 	return n;
 }
 
-static struct rt_ipset **rt_ff_slot(unsigned long flag)
+struct rt_ipset **rt_ff_slot(unsigned long flag)
 {
 	if (flag == RT_FF_GRAPH)
 		return &rt_graph_set;
@@ -134,6 +134,8 @@ static void rt_ff_match(unsigned long ip, unsigned int idx,
 
 		if (k->mod && (!modname || strcmp(k->mod, modname)))
 			continue;
+		if (k->mod)
+			k->mod_sites++;
 		if (!rt_glob_match(k->glob, name))
 			continue;
 		k->hits++;
@@ -156,11 +158,36 @@ static void rt_ff_store(unsigned long ip, unsigned int idx,
 		w->next->ips[w->next->nr++] = ip;
 }
 
+/*
+ * @k matched nothing.  Fine if it is "glob:mod:M" and M has no site in
+ * the table (not loaded): the pattern waits for it (on @added, until
+ * the write commits), or "!glob:mod:M" removes such a waiting pattern.
+ * Anything else matching nothing is EINVAL.
+ */
+static int rt_ff_wait(struct rt_ff_state *st, struct rt_ff_token *k,
+		      struct list_head *added)
+{
+	struct rt_ff_pending *p;
+
+	if (!k->mod || k->mod_sites || k->cmd >= 0)
+		return -EINVAL;
+	if (k->neg)
+		return rt_ff_pending_remove(st->flag, k->glob, k->mod, true) ?
+		       0 : -EINVAL;
+	p = rt_ff_pending_new(st->flag, k->glob, k->mod);
+	if (!p)
+		return -ENOMEM;
+	list_add_tail(&p->list, added);
+	return 0;
+}
+
 /* Apply the patterns in @buf (may be empty) to @st's set. */
 static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 {
 	struct rt_ff_walk w = { .slot = rt_ff_slot(st->flag) };
-	unsigned int max = 1, t, n;
+	struct rt_ff_pending *pend, *tmp;
+	unsigned int max = 1, t, n, waiting;
+	LIST_HEAD(added);
 	int ret;
 	char *p;
 
@@ -196,9 +223,9 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 	}
 	rt_callsite_for_each(rt_ff_match, &w, w.ntok > 0);
 	ret = w.err;
-	for (t = 0; t < w.ntok; t++)
+	for (t = 0; t < w.ntok && !ret; t++)
 		if (!w.tok[t].hits)
-			ret = -EINVAL;
+			ret = rt_ff_wait(st, &w.tok[t], &added);
 	n = bitmap_weight(w.bits, n);
 	if (!ret && n) {
 		w.next = rt_ipset_alloc(n);
@@ -215,10 +242,16 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 			rt_ipset_sort(w.next);
 		}
 		rt_ipset_publish(w.slot, w.next);
+		for (t = 0; t < w.ntok; t++)
+			if (!w.tok[t].hits && w.tok[t].neg)
+				rt_ff_pending_remove(st->flag, w.tok[t].glob,
+						     w.tok[t].mod, false);
+		/* Patterns still waiting for their module select nothing yet. */
+		waiting = rt_ff_pending_commit(st->flag, w.trunc, &added);
 		if (st->flag == RT_FF_FILTER)
-			rt_fn_filter_gone = 0;
+			rt_fn_filter_gone = waiting;
 		if (st->flag == RT_FF_GRAPH)
-			WRITE_ONCE(rt_graph_set_gone, 0);
+			WRITE_ONCE(rt_graph_set_gone, waiting);
 		st->trunc = false;
 		ret = rt_fn_sync();
 	} else if (w.probes) {
@@ -228,6 +261,10 @@ free:
 	bitmap_free(w.bits);
 unlock:
 	mutex_unlock(&rt_callsite_lock);
+	list_for_each_entry_safe(pend, tmp, &added, list) {
+		list_del(&pend->list);
+		rt_ff_pending_free(pend);
+	}
 out:
 	kfree(w.tok);
 	return ret;
@@ -294,12 +331,13 @@ static int rt_ff_show(struct seq_file *m, void *v)
 	 */
 	set = *rt_ff_slot(flag);
 	if (flag == RT_FF_NOTRACE) {
-		if (!set || !set->nr)
+		if ((!set || !set->nr) && !rt_ff_pending_count(flag))
 			seq_puts(m, "#### no functions disabled ####\n");
 	} else if ((!set || !set->nr) && !rt_ff_gone(flag)) {
 		seq_puts(m, "#### all functions enabled ####\n");
 	}
 	rt_callsite_for_each(rt_ff_show_one, m, false);
+	rt_ff_pending_show(m, flag);
 	if (flag == RT_FF_FILTER)
 		rt_fprobe_show(m);
 	mutex_unlock(&rt_callsite_lock);
