@@ -25,18 +25,12 @@
 #include <linux/uaccess.h>
 #include <trace/retrace/event.h>
 #include <trace/retrace/core.h>
+#include "internal.h"
 
-struct rt_event_system {
-	char			*name;
-	struct dentry		*dir;
-	struct list_head	events;
-	struct list_head	list;
-};
-
-static LIST_HEAD(rt_event_systems);
+LIST_HEAD(rt_event_systems);
 static struct dentry *rt_ev_dir;
 static DEFINE_MUTEX(rt_event_dir_lock);
-static DEFINE_MUTEX(rt_event_lock);
+DEFINE_MUTEX(rt_event_lock);
 
 #define RT_COMMON_FIELD(ctype, field, sgn)				\
 	{ ctype, "common_" #field, offsetof(struct rt_entry, field),	\
@@ -116,7 +110,7 @@ static void rt_event_print(struct rt_print_ctx *ctx)
 
 /* ---- enabling ------------------------------------------------------------ */
 
-static int rt_event_set(struct rt_event *ev, bool on)
+int rt_event_set(struct rt_event *ev, bool on)
 {
 	int ret = 0;
 
@@ -545,6 +539,7 @@ static int __init rt_event_init(void)
 	rt_ev_dir = debugfs_create_dir("events", rt_tracing_dir());
 	debugfs_create_file("enable", 0644, rt_ev_dir, NULL,
 			    &rt_sys_enable_fops);
+	rt_create_event_list_files(rt_tracing_dir());
 	rt_readme_add(&rt_event_readme);
 	return 0;
 }
