@@ -11,6 +11,8 @@
 #   CONF-WHY N TEXT           for each case: the line of its log that
 #                             says why it is unsupported, or the log's
 #                             last lines
+#   CONF-NO-INSTANCES         there is no instances/ directory (why
+#                             every "(instance)" run could not start)
 #   CONF-DONE                 the run ended
 # ftracetest numbers its cases in `find | sort` order, then again, from
 # where it stopped, the cases flagged "instance"; the same order here
@@ -41,4 +43,6 @@ for log in "$LOGS"/*-log.*; do
 	[ -n "$why" ] || why=$(grep -v '^$' "$log" | tail -n 3 | cut -c1-100 | tr '\n' '|')
 	echo "CONF-WHY $num $why"
 done
+# Without instances/ every "(instance)" run failed to make its own.
+[ -d /sys/kernel/debug/tracing/instances ] || echo "CONF-NO-INSTANCES"
 echo "CONF-DONE"
