@@ -205,7 +205,7 @@ static void rt_sched_print_switch(struct rt_print_ctx *ctx)
 	idx = r->prev_state;
 	if (idx == TASK_REPORT_MAX)
 		strscpy(state, "R+", sizeof(state));
-	else if (idx < TASK_REPORT_MAX)
+	else if (idx < sizeof("RSDTtXZPI") - 1)	/* task_index_to_char()'s */
 		state[0] = task_index_to_char(idx);
 	seq_buf_printf(ctx->s, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		       rt_sched_str(ctx, &r->prev_comm), r->prev_pid,

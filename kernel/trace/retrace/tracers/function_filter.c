@@ -6,6 +6,7 @@
  * A write is a list of whitespace-separated patterns, each
  *   [!]glob[:mod:module]   or, in set_ftrace_filter only,
  *   [!]glob:traceon[:count]   [!]glob:traceoff[:count]
+ *   [!]glob:stacktrace[:count]
  * '!' removes what the glob matches; ":mod:" restricts it to a module
  * (one not loaded yet: the pattern waits for it, function_filter_mod.c);
  * the commands attach to the matched functions (function_probe.c).
@@ -141,6 +142,8 @@ static void rt_ff_match(unsigned long ip, unsigned int idx,
 		k->hits++;
 		if (k->cmd < 0)
 			on = !k->neg;
+		else if (w->err)
+			continue;	/* out of memory: the write fails */
 		else if (k->neg)
 			rt_fprobe_del(w->probes, ip, k->cmd);
 		else if (rt_fprobe_add(&w->probes, ip, k->cmd, k->count))

@@ -3,7 +3,8 @@
  * ":mod:" patterns of set_ftrace_filter, set_ftrace_notrace and
  * set_graph_function that name a module with no call site in the table
  * (not loaded yet): they wait here, and apply when the module arrives,
- * before any of its code runs, so its init can be traced.
+ * before any of its code runs, so the functions its init calls are
+ * traced from the start (__init functions themselves never are).
  *
  * Everything here is under rt_callsite_lock: the writes of the filter
  * files (function_filter.c), and the function tracer's module_coming
@@ -237,9 +238,14 @@ void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod)
 				mod->name);
 			continue;
 		}
-		list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list)
-			if (p->flag == a.flag && !strcmp(p->mod, mod->name))
-				rt_ff_pending_drop(p);
+		list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list) {
+			if (p->flag != a.flag || strcmp(p->mod, mod->name))
+				continue;
+			if (!a.nr)
+				pr_info("retrace: %s:mod:%s matched no function of the module\n",
+					p->glob, p->mod);
+			rt_ff_pending_drop(p);
+		}
 	}
 	kvfree(a.ips);
 	rt_fn_sync();

@@ -217,7 +217,7 @@ int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 /**
  * rt_fprobe_del - drop (ip, cmd) from @set if present
  * @set: from rt_fprobe_begin()
- * @ip: the function's call site
+ * @ip: the function's call site, the last one added to, if any
  * @cmd: RT_FP_*
  */
 void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd)
@@ -227,10 +227,14 @@ void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd)
 
 	if (p)
 		p->gone = 1;
-	/* What this update appended (usually nothing to remove). */
-	for (i = set->sorted; i < set->nr; i++)
-		if (set->p[i].ip == ip && set->p[i].cmd == cmd)
-			set->p[i].gone = 1;
+	/*
+	 * What this update appended for @ip: the patterns of a write are
+	 * applied site by site (function_filter.c), so those entries are
+	 * the last ones.
+	 */
+	for (i = set->nr; i > set->sorted && set->p[i - 1].ip == ip; i--)
+		if (set->p[i - 1].cmd == cmd)
+			set->p[i - 1].gone = 1;
 }
 
 /* Does the live set hold a command for @ip (under rt_callsite_lock)? */
@@ -317,7 +321,8 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 	bool on = p->cmd == RT_FP_TRACEON;
 
 	if (p->cmd == RT_FP_STACKTRACE) {
-		if (tracing_is_on() && rt_fprobe_take(p))
+		/* Recording here: tracing on and this CPU in tracing_cpumask. */
+		if (rt_recording(rt_top_instance()) && rt_fprobe_take(p))
 			rt_trace_kstack(rt_top_instance());
 		return;
 	}
