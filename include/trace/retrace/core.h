@@ -244,6 +244,9 @@ void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 		       unsigned int type, unsigned int len, unsigned long pc);
 
 void rt_pipe_kick(struct rt_instance *tr);
+/* tracing_thresh in ns (core/control.c); 0: no threshold. */
+extern u64 rt_tracing_thresh_ns;
+
 void rt_stack_after_commit(struct rt_instance *tr);
 void rt_trace_kstack(struct rt_instance *tr);
 

@@ -2,7 +2,8 @@
 /*
  * Control files of the tracing directory: current_tracer,
  * available_tracers, tracing_on, buffer_size_kb, tracing_cpumask,
- * tracing_max_latency, trace_options, README and per_cpu/cpuN/stats.
+ * tracing_max_latency, tracing_thresh, trace_options, README and
+ * per_cpu/cpuN/stats.
  * Every write is parsed completely before anything
  * changes, so a rejected write leaves the state as it was.
  */
@@ -197,6 +198,36 @@ static ssize_t rt_max_latency_write(struct file *file, const char __user *ubuf,
 	return cnt;
 }
 
+/* ---- tracing_thresh ---------------------------------------------------- */
+
+/*
+ * Duration threshold in ns, 0 for none: function_graph then records
+ * only the returns of calls that took at least this long.  Written here
+ * under no lock (one word), read with READ_ONCE() by the return hook.
+ */
+u64 rt_tracing_thresh_ns;
+EXPORT_SYMBOL_GPL(rt_tracing_thresh_ns);
+
+static int rt_thresh_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", div_u64(READ_ONCE(rt_tracing_thresh_ns), NSEC_PER_USEC));
+	return 0;
+}
+
+static ssize_t rt_thresh_write(struct file *file, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	u64 us;
+	int ret = kstrtou64_from_user(ubuf, cnt, 10, &us);
+
+	if (ret)
+		return ret;
+	if (us > U64_MAX / NSEC_PER_USEC)
+		return -EINVAL;
+	WRITE_ONCE(rt_tracing_thresh_ns, us * NSEC_PER_USEC);
+	return cnt;
+}
+
 /* ---- trace_options ----------------------------------------------------- */
 
 static const char *const rt_option_names[RT_OPT_NR] = {
@@ -303,6 +334,7 @@ static const char rt_readme_core[] =
 	"  buffer_size_kb       KiB per CPU; change only with tracer nop\n"
 	"  tracing_cpumask      hex mask of CPUs that record\n"
 	"  tracing_max_latency  largest latency seen (usecs); writable\n"
+	"  tracing_thresh       usecs; function_graph keeps only calls that long\n"
 	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n";
 
 /* Parts registered by other units; only ever added to, at init. */
@@ -354,6 +386,7 @@ RT_SEQ_FOPS(rt_tracing_on, rt_tracing_on_write);
 RT_SEQ_FOPS(rt_buffer_size, rt_buffer_size_write);
 RT_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
 RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
+RT_SEQ_FOPS(rt_thresh, rt_thresh_write);
 RT_SEQ_FOPS(rt_options, rt_options_write);
 RT_SEQ_FOPS(rt_cpu_stats, NULL);
 RT_SEQ_FOPS(rt_readme, NULL);
@@ -375,6 +408,7 @@ void __init rt_create_control_files(struct rt_instance *tr)
 			    &rt_buffer_size_fops);
 	debugfs_create_file("tracing_cpumask", 0644, dir, tr,
 			    &rt_cpumask_fops);
+	debugfs_create_file("tracing_thresh", 0644, dir, NULL, &rt_thresh_fops);
 	debugfs_create_file("tracing_max_latency", 0644, dir, tr,
 			    &rt_max_latency_fops);
 	debugfs_create_file("trace_options", 0644, dir, tr,

@@ -90,6 +90,9 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
 		goto exit;
 	if (root)
 		st->client = depth + 1;
+	/* With tracing_thresh only returns are recorded (the slow ones). */
+	if (READ_ONCE(rt_tracing_thresh_ns))
+		goto exit;
 	e = rt_reserve_entry(tr, &h, rt_graph_ent_type.type, sizeof(*e), pc);
 	if (e) {
 		e->ip = ip;
@@ -129,7 +132,7 @@ rt_graph_return(const struct rt_ret_frame *f, int depth)
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_graph_tr);
-	if (rt_recording(tr)) {
+	if (rt_recording(tr) && now - f->calltime >= READ_ONCE(rt_tracing_thresh_ns)) {
 		e = rt_reserve_entry(tr, &h, rt_graph_ret_type.type,
 				     sizeof(*e), pc);
 		if (e) {

@@ -5,9 +5,11 @@
  *
  *   [TIME |] [CPU)] [TASK-PID |] [MARK DURATION us |]  INDENT TEXT
  *
- * TEXT is "func() {" for an entry, "}" for a return, and "func();" for
- * an entry whose return is the very next record of that CPU (a leaf:
- * the two are printed as one line, with the return's duration).  Other
+ * TEXT is "func() {" for an entry, "}" for a return ("} / * func * /"
+ * when this file did not show its "{" line for that task on this CPU),
+ * and "func();" for an entry whose return is the very next record of
+ * that CPU (a leaf: the two are printed as one line, with the return's
+ * duration).  Other
  * records print as "/ * text * /" comments at the current depth.  Each
  * open file keeps, per CPU, the pid, depth and context (task, softirq,
  * hardirq, NMI) of the last line, to mark a task switch with a banner
@@ -24,6 +26,7 @@
 struct rt_graph_cpu {
 	int	pid;
 	int	depth;		/* indentation for a comment */
+	u64	open;		/* depths (< 64) whose "{" line this task shows */
 	u8	level;		/* rt_graph_level() */
 	bool	seen;
 };
@@ -119,6 +122,9 @@ static void rt_graph_banners(struct rt_print_ctx *ctx, struct rt_graph_cpu *c)
 		seq_buf_puts(ctx->s, level > c->level ? "==========>\n"
 						     : "<==========\n");
 	}
+	/* Another task's open levels are not this one's. */
+	if (c->pid != e->pid)
+		c->open = 0;
 	c->seen = true;
 	c->pid = e->pid;
 	c->level = level;
@@ -165,8 +171,11 @@ static void rt_graph_print_entry(struct rt_print_ctx *ctx,
 	} else {
 		seq_buf_puts(ctx->s, "() {\n");
 	}
-	if (c)
+	if (c) {
 		c->depth = e->depth + !r;
+		if (!r && e->depth < 64)
+			c->open |= BIT_ULL(e->depth);
+	}
 }
 
 static void rt_graph_print_return(struct rt_print_ctx *ctx,
@@ -178,7 +187,19 @@ static void rt_graph_print_return(struct rt_print_ctx *ctx,
 		return;
 	rt_graph_columns(ctx, rt_graph_duration(r));
 	rt_graph_indent(ctx->s, r->depth);
-	seq_buf_puts(ctx->s, "}\n");
+	/*
+	 * A return whose "{" line this file did not show for the task on
+	 * this CPU (not recorded under tracing_thresh, lost before the
+	 * buffer's start, or shown on another CPU) names its function.
+	 */
+	if (c && r->depth < 64 && (c->open & BIT_ULL(r->depth))) {
+		seq_buf_puts(ctx->s, "}\n");
+		c->open &= ~BIT_ULL(r->depth);
+	} else {
+		seq_buf_puts(ctx->s, "} /* ");
+		rt_print_sym(ctx, r->ip);
+		seq_buf_puts(ctx->s, " */\n");
+	}
 	if (c)
 		c->depth = r->depth;
 }
