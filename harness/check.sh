@@ -134,8 +134,10 @@ guest_run mttcg multi 20ringbuf/stress,40function/toggle_stress,40function/all_f
 	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
 
 # kmemtrace.enable=yes: records from early boot, checked by
-# 70kmemtrace/boot, which skips in the boots above.
-guest_run kmemboot single 70kmemtrace/boot "kmemtrace.enable=yes"
+# 70kmemtrace/boot, which skips in the boots above.  Then, last,
+# 90lockdown/integrity locks the guest down for good (rt.lockdown=1):
+# tracefs must keep working where debugfs refuses.
+guest_run kmemboot single 70kmemtrace/boot,90lockdown/integrity "kmemtrace.enable=yes rt.lockdown=1"
 
 # Upstream's ftracetest against the normal kernel (harness/conformance.sh):
 # every case tools/testing/selftests/ftrace/conformance.txt records as

@@ -7,6 +7,9 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mount -t debugfs nodev /sys/kernel/debug
+# Where user space mounts tracefs; /sys/kernel/debug/tracing mounts it
+# again by itself on first use.
+mount -t tracefs nodev /sys/kernel/tracing
 mode=shell
 for arg in $(cat /proc/cmdline); do
 	case $arg in

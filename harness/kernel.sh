@@ -39,7 +39,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		! grep -qE '^CONFIG_(RETRACE_LATENCY_HOOKS|TRACEPOINTS)=y' "$OBJ/.config" ||
 			die "nolat kernel still has latency hooks or tracepoints"
 	else
-		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_KPROBES=y CONFIG_RELAY=y"
+		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_TRACEFS=y CONFIG_SECURITY_LOCKDOWN_LSM=y CONFIG_KPROBES=y CONFIG_RELAY=y"
 		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
 			die "upstream tracing is still enabled in $OBJ/.config"
 		fi

@@ -31,6 +31,9 @@
 struct dentry;
 struct rt_event_system;
 
+/* enable, id, format and filter. */
+#define RT_EVENT_NR_FILES	4
+
 /* Bytes of scratch rt_event_open() returns: the largest record. */
 #define RT_EVENT_MAX_RECORD	RT_RB_MAX_PAYLOAD
 
@@ -54,6 +57,7 @@ struct rt_event_system;
  * @filter: RCU-protected; readers run with preemption disabled
  * @sys: the group
  * @dir: events/<system>/<name>
+ * @files: the files in @dir, so their data can be revoked on removal
  * @list: on the group's list, under the event lock
  */
 struct rt_event {
@@ -72,6 +76,7 @@ struct rt_event {
 	struct rt_filter __rcu		*filter;
 	struct rt_event_system		*sys;
 	struct dentry			*dir;
+	struct dentry			*files[RT_EVENT_NR_FILES];
 	struct list_head		list;
 };
 

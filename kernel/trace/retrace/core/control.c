@@ -8,7 +8,7 @@
  * changes, so a rejected write leaves the state as it was.
  */
 #include <linux/ctype.h>
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
@@ -399,29 +399,29 @@ void __init rt_create_control_files(struct rt_instance *tr)
 	char name[16];
 	long cpu;
 
-	debugfs_create_file("current_tracer", 0644, dir, tr,
+	tracefs_create_file("current_tracer", 0644, dir, tr,
 			    &rt_current_tracer_fops);
-	debugfs_create_file("available_tracers", 0444, dir, NULL,
+	tracefs_create_file("available_tracers", 0444, dir, NULL,
 			    &rt_available_tracers_fops);
-	debugfs_create_file("tracing_on", 0644, dir, NULL, &rt_tracing_on_fops);
-	debugfs_create_file("buffer_size_kb", 0644, dir, tr,
+	tracefs_create_file("tracing_on", 0644, dir, NULL, &rt_tracing_on_fops);
+	tracefs_create_file("buffer_size_kb", 0644, dir, tr,
 			    &rt_buffer_size_fops);
-	debugfs_create_file("tracing_cpumask", 0644, dir, tr,
+	tracefs_create_file("tracing_cpumask", 0644, dir, tr,
 			    &rt_cpumask_fops);
-	debugfs_create_file("tracing_thresh", 0644, dir, NULL, &rt_thresh_fops);
-	debugfs_create_file("tracing_max_latency", 0644, dir, tr,
+	tracefs_create_file("tracing_thresh", 0644, dir, NULL, &rt_thresh_fops);
+	tracefs_create_file("tracing_max_latency", 0644, dir, tr,
 			    &rt_max_latency_fops);
-	debugfs_create_file("trace_options", 0644, dir, tr,
+	tracefs_create_file("trace_options", 0644, dir, tr,
 			    &rt_options_fops);
-	debugfs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
+	tracefs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
 
-	per_cpu = debugfs_create_dir("per_cpu", dir);
+	per_cpu = tracefs_create_dir("per_cpu", dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *d;
 
 		snprintf(name, sizeof(name), "cpu%ld", cpu);
-		d = debugfs_create_dir(name, per_cpu);
-		debugfs_create_file("stats", 0444, d, (void *)cpu,
+		d = tracefs_create_dir(name, per_cpu);
+		tracefs_create_file("stats", 0444, d, (void *)cpu,
 				    &rt_cpu_stats_fops);
 	}
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * retrace core: the shared buffer, the on/off switch, the tracer and
- * record-type registries, and the tracing directory in debugfs.
+ * record-type registries, and the tracing directory (the tracefs root).
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
 #include <linux/cpumask.h>
-#include <linux/debugfs.h>
 #include <linux/hardirq.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -20,7 +19,7 @@
 
 #define RT_DEFAULT_BUFFER_BYTES	(1408UL * 1024)
 
-/* The top-level instance: /sys/kernel/debug/tracing. */
+/* The top-level instance: /sys/kernel/tracing. */
 struct rt_instance rt_top = {
 	.options = BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE),
 };
@@ -371,7 +370,8 @@ void rt_tracer_print_header(struct rt_instance *tr, struct seq_buf *s)
 /**
  * rt_tracing_dir - the tracing directory units add their files to
  *
- * Return: the directory; valid from fs_initcall_sync on, which is
+ * Return: the directory to pass as a tracefs parent: NULL, which
+ * tracefs takes as its root.  Valid from fs_initcall_sync on, which is
  * where layers above the core register (events), and device_initcall
  * for tracers and producers.
  */
@@ -400,7 +400,8 @@ static int __init rt_core_init(void)
 	tr->tracer = &rt_nop_tracer;
 
 	/* The core's own files; every other unit adds its own later. */
-	tr->dir = debugfs_create_dir("tracing", NULL);
+	rt_create_mount_points();
+	tr->dir = NULL;		/* the tracefs root */
 	rt_create_control_files(tr);
 	rt_create_trace_files(tr);
 	rt_create_print_files(tr);

@@ -45,5 +45,6 @@ void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);
 void rt_create_print_files(struct rt_instance *tr);
 void rt_create_clock_files(struct rt_instance *tr);
+void rt_create_mount_points(void);
 
 #endif /* _RETRACE_INTERNAL_H */

@@ -4,7 +4,7 @@
  * trace_marker file from user space, and ftrace_dump() which prints the
  * buffer to the console when the kernel is dying.
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/nmi.h>
@@ -250,5 +250,5 @@ void __init rt_create_print_files(struct rt_instance *tr)
 {
 	rt_register_event_type(&rt_printk_type);
 	rt_register_event_type(&rt_marker_type);
-	debugfs_create_file("trace_marker", 0644, tr->dir, tr, &rt_marker_fops);
+	tracefs_create_file("trace_marker", 0644, tr->dir, tr, &rt_marker_fops);
 }

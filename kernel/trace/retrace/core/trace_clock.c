@@ -17,7 +17,7 @@
  * clock cannot change (-EBUSY), and one cannot start with another
  * clock (rt_max_prepare()).
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -91,7 +91,7 @@ static struct rt_readme_part rt_trace_clock_readme = {
 
 void __init rt_create_clock_files(struct rt_instance *tr)
 {
-	debugfs_create_file("trace_clock", 0644, tr->dir, tr,
+	tracefs_create_file("trace_clock", 0644, tr->dir, tr,
 			    &rt_trace_clock_fops);
 	rt_readme_add(&rt_trace_clock_readme);
 }

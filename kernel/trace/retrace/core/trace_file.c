@@ -8,7 +8,7 @@
  * consumes, blocks while empty, honours O_NONBLOCK, and reads EOF once
  * current_tracer changes after it was opened.
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/fs.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
@@ -538,6 +538,6 @@ static const struct file_operations rt_pipe_fops = {
 
 void __init rt_create_trace_files(struct rt_instance *tr)
 {
-	debugfs_create_file("trace", 0644, tr->dir, tr, &rt_trace_fops);
-	debugfs_create_file("trace_pipe", 0444, tr->dir, tr, &rt_pipe_fops);
+	tracefs_create_file("trace", 0644, tr->dir, tr, &rt_trace_fops);
+	tracefs_create_file("trace_pipe", 0444, tr->dir, tr, &rt_pipe_fops);
 }

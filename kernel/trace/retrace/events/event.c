@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * retrace event layer: the registry of events, their debugfs files
+ * retrace event layer: the registry of events, their tracefs files
  * (events/enable, events/<system>/enable, events/<system>/<name>/{id,
  * enable,format,filter}) and the record path that applies filters.
  *
@@ -9,14 +9,22 @@
  *   rt_event_lock      the lists, ->enabled, ->filter updates; taken by
  *                      every file operation, and held across a
  *                      producer's ->set_enabled()
- * debugfs_remove() waits for file operations in flight, which may be
- * waiting for rt_event_lock, so directories are removed with only
- * rt_event_dir_lock held.  A file operation that finds ->sys NULL is
- * on an event being removed and fails with ENODEV.
+ *
+ * Files of events that go away.  tracefs, unlike debugfs, does not
+ * wait for file operations in flight when a file is removed, and a
+ * file opened before the removal can still be read or written after
+ * it.  So the object a file works on (its inode's i_private: the
+ * event, the group, or &rt_all_events) is read by every operation
+ * under rt_event_lock, through rt_ev_file_obj(), and never kept past
+ * the unlock.  Removal clears i_private of each of the files, under
+ * rt_event_lock, before it removes them and before the producer may
+ * free the event: an operation then either finished before (it held
+ * the lock) or finds NULL and fails with ENODEV.  The inodes are
+ * alive while this happens, for the files are still in the tree.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -29,6 +37,8 @@
 
 LIST_HEAD(rt_event_systems);
 static struct dentry *rt_ev_dir;
+/* The object of events/enable, which works on every group. */
+static struct rt_event_system rt_all_events;
 static DEFINE_MUTEX(rt_event_dir_lock);
 DEFINE_MUTEX(rt_event_lock);
 
@@ -131,7 +141,10 @@ int rt_event_set(struct rt_event *ev, bool on)
 	return ret;
 }
 
-/* Every event of @only, or of every system; the first error is kept. */
+/*
+ * Every event of @only, or of every group for &rt_all_events; the
+ * first error is kept.
+ */
 static int rt_events_set(struct rt_event_system *only, bool on)
 {
 	struct rt_event_system *sys;
@@ -139,7 +152,7 @@ static int rt_events_set(struct rt_event_system *only, bool on)
 	int ret = 0, r;
 
 	list_for_each_entry(sys, &rt_event_systems, list) {
-		if (only && sys != only)
+		if (only != &rt_all_events && sys != only)
 			continue;
 		list_for_each_entry(ev, &sys->events, list) {
 			r = rt_event_set(ev, on);
@@ -180,7 +193,7 @@ static char rt_events_state(struct rt_event_system *only)
 	int seen = 0;
 
 	list_for_each_entry(sys, &rt_event_systems, list) {
-		if (only && sys != only)
+		if (only != &rt_all_events && sys != only)
 			continue;
 		list_for_each_entry(ev, &sys->events, list)
 			seen |= ev->enabled ? 2 : 1;
@@ -201,52 +214,84 @@ static int rt_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
 	return 0;
 }
 
+/*
+ * The event, group or &rt_all_events a file works on, or NULL once it
+ * was removed (see the top of this file).  Call under rt_event_lock
+ * and drop the object with the lock.
+ */
+static void *rt_ev_file_obj(const struct file *file)
+{
+	lockdep_assert_held(&rt_event_lock);
+	return file_inode(file)->i_private;
+}
+
+/* Under rt_event_lock: the files fail with ENODEV from now on. */
+static void rt_ev_file_revoke(struct dentry *file)
+{
+	lockdep_assert_held(&rt_event_lock);
+	if (file)
+		d_inode(file)->i_private = NULL;
+}
+
 static int rt_ev_enable_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev = m->private;
+	struct rt_event *ev;
+	int ret = 0;
 
-	seq_printf(m, "%d\n", rt_event_enabled(ev));
-	return 0;
+	mutex_lock(&rt_event_lock);
+	ev = rt_ev_file_obj(m->file);
+	if (ev)
+		seq_printf(m, "%d\n", rt_event_enabled(ev));
+	else
+		ret = -ENODEV;
+	mutex_unlock(&rt_event_lock);
+	return ret;
 }
 
 static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	struct rt_event *ev = ((struct seq_file *)file->private_data)->private;
+	struct rt_event *ev;
 	bool on;
 	int ret = rt_parse_bool(ubuf, cnt, &on);
 
 	if (ret)
 		return ret;
 	mutex_lock(&rt_event_lock);
-	ret = ev->sys ? rt_event_set(ev, on) : -ENODEV;
+	ev = rt_ev_file_obj(file);
+	ret = ev && ev->sys ? rt_event_set(ev, on) : -ENODEV;
 	mutex_unlock(&rt_event_lock);
 	return ret ? ret : cnt;
 }
 
-/* events/<system>/enable, and events/enable with a NULL system. */
+/* events/<system>/enable, and events/enable over every group. */
 static int rt_sys_enable_show(struct seq_file *m, void *v)
 {
-	struct rt_event_system *sys = m->private;
+	struct rt_event_system *sys;
+	int ret = 0;
 
 	mutex_lock(&rt_event_lock);
-	seq_printf(m, "%c\n", rt_events_state(sys));
+	sys = rt_ev_file_obj(m->file);
+	if (sys)
+		seq_printf(m, "%c\n", rt_events_state(sys));
+	else
+		ret = -ENODEV;
 	mutex_unlock(&rt_event_lock);
-	return 0;
+	return ret;
 }
 
 static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
 				   size_t cnt, loff_t *ppos)
 {
-	struct rt_event_system *sys =
-		((struct seq_file *)file->private_data)->private;
+	struct rt_event_system *sys;
 	bool on;
 	int ret = rt_parse_bool(ubuf, cnt, &on);
 
 	if (ret)
 		return ret;
 	mutex_lock(&rt_event_lock);
-	ret = rt_events_set(sys, on);
+	sys = rt_ev_file_obj(file);
+	ret = sys ? rt_events_set(sys, on) : -ENODEV;
 	mutex_unlock(&rt_event_lock);
 	return ret ? ret : cnt;
 }
@@ -255,10 +300,17 @@ static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
 
 static int rt_ev_id_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev = m->private;
+	struct rt_event *ev;
+	int ret = 0;
 
-	seq_printf(m, "%u\n", ev->type.type);
-	return 0;
+	mutex_lock(&rt_event_lock);
+	ev = rt_ev_file_obj(m->file);
+	if (ev)
+		seq_printf(m, "%u\n", ev->type.type);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&rt_event_lock);
+	return ret;
 }
 
 static void rt_format_fields(struct seq_file *m,
@@ -271,27 +323,40 @@ static void rt_format_fields(struct seq_file *m,
 
 static int rt_ev_format_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev = m->private;
+	struct rt_event *ev;
 
+	mutex_lock(&rt_event_lock);
+	ev = rt_ev_file_obj(m->file);
+	if (!ev) {
+		mutex_unlock(&rt_event_lock);
+		return -ENODEV;
+	}
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->name, ev->type.type);
 	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
 	seq_putc(m, '\n');
 	rt_format_fields(m, ev->fields, ev->nr_fields);
 	seq_printf(m, "\nprint fmt: %s\n", ev->print_fmt);
+	mutex_unlock(&rt_event_lock);
 	return 0;
 }
 
 static int rt_ev_filter_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev = m->private;
+	struct rt_event *ev;
 	struct rt_filter *f;
+	int ret = 0;
 
 	mutex_lock(&rt_event_lock);
-	f = rcu_dereference_protected(ev->filter,
-				      lockdep_is_held(&rt_event_lock));
-	seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
+	ev = rt_ev_file_obj(m->file);
+	if (ev) {
+		f = rcu_dereference_protected(ev->filter,
+					      lockdep_is_held(&rt_event_lock));
+		seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
+	} else {
+		ret = -ENODEV;
+	}
 	mutex_unlock(&rt_event_lock);
-	return 0;
+	return ret;
 }
 
 static int rt_event_compile(struct rt_event *ev, const char *text,
@@ -320,10 +385,10 @@ static int rt_event_compile(struct rt_event *ev, const char *text,
 static ssize_t rt_ev_filter_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	struct rt_event *ev = ((struct seq_file *)file->private_data)->private;
 	struct rt_filter *f = NULL, *old;
+	struct rt_event *ev;
 	char *buf, *text;
-	int ret, pos;
+	int ret = 0, pos;
 
 	if (cnt > RT_FILTER_MAX_TEXT)
 		return -EINVAL;
@@ -331,24 +396,23 @@ static ssize_t rt_ev_filter_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	text = strim(buf);
-	if (*text && strcmp(text, "0")) {
-		ret = rt_event_compile(ev, text, &f, &pos);
-		if (ret) {
-			kfree(buf);
-			return ret;
-		}
-	}
-	kfree(buf);
 
+	/* Compiled under the lock: the fields belong to the event. */
 	mutex_lock(&rt_event_lock);
-	if (!ev->sys) {
+	ev = rt_ev_file_obj(file);
+	if (!ev || !ev->sys)
+		ret = -ENODEV;
+	else if (*text && strcmp(text, "0"))
+		ret = rt_event_compile(ev, text, &f, &pos);
+	if (ret) {
 		mutex_unlock(&rt_event_lock);
-		rt_filter_free(f);
-		return -ENODEV;
+		kfree(buf);
+		return ret;
 	}
 	old = rcu_replace_pointer(ev->filter, f,
 				  lockdep_is_held(&rt_event_lock));
 	mutex_unlock(&rt_event_lock);
+	kfree(buf);
 	if (old) {
 		synchronize_rcu();
 		rt_filter_free(old);
@@ -376,14 +440,15 @@ static struct rt_event_system *rt_event_system_get(const char *name)
 		return ERR_PTR(-ENOMEM);
 	sys->name = kstrdup(name, GFP_KERNEL);
 	if (sys->name)
-		sys->dir = debugfs_create_dir(name, rt_ev_dir);
-	if (!sys->name || IS_ERR(sys->dir)) {
+		sys->dir = tracefs_create_dir(name, rt_ev_dir);
+	if (!sys->dir) {
 		kfree(sys->name);
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
 	}
 	INIT_LIST_HEAD(&sys->events);
-	debugfs_create_file("enable", 0644, sys->dir, sys, &rt_sys_enable_fops);
+	sys->enable_file = tracefs_create_file("enable", 0644, sys->dir, sys,
+					       &rt_sys_enable_fops);
 	mutex_lock(&rt_event_lock);
 	list_add_tail(&sys->list, &rt_event_systems);
 	mutex_unlock(&rt_event_lock);
@@ -399,8 +464,9 @@ static void rt_event_system_put(struct rt_event_system *sys)
 		return;
 	}
 	list_del(&sys->list);
+	rt_ev_file_revoke(sys->enable_file);
 	mutex_unlock(&rt_event_lock);
-	debugfs_remove(sys->dir);
+	tracefs_remove(sys->dir);
 	kfree(sys->name);
 	kfree(sys);
 }
@@ -454,16 +520,20 @@ int rt_event_add(struct rt_event *ev)
 	ret = rt_register_event_type(&ev->type);
 	if (ret)
 		goto put;
-	ev->dir = debugfs_create_dir(ev->name, sys->dir);
-	if (IS_ERR(ev->dir)) {
+	ev->dir = tracefs_create_dir(ev->name, sys->dir);
+	if (!ev->dir) {
 		rt_unregister_event_type(&ev->type);
-		ret = PTR_ERR(ev->dir);
+		ret = -ENOMEM;
 		goto put;
 	}
-	debugfs_create_file("enable", 0644, ev->dir, ev, &rt_ev_enable_fops);
-	debugfs_create_file("id", 0444, ev->dir, ev, &rt_ev_id_fops);
-	debugfs_create_file("format", 0444, ev->dir, ev, &rt_ev_format_fops);
-	debugfs_create_file("filter", 0644, ev->dir, ev, &rt_ev_filter_fops);
+	ev->files[0] = tracefs_create_file("enable", 0644, ev->dir, ev,
+					   &rt_ev_enable_fops);
+	ev->files[1] = tracefs_create_file("id", 0444, ev->dir, ev,
+					   &rt_ev_id_fops);
+	ev->files[2] = tracefs_create_file("format", 0444, ev->dir, ev,
+					   &rt_ev_format_fops);
+	ev->files[3] = tracefs_create_file("filter", 0644, ev->dir, ev,
+					   &rt_ev_filter_fops);
 
 	mutex_lock(&rt_event_lock);
 	ev->sys = sys;
@@ -497,6 +567,7 @@ int rt_event_remove(struct rt_event *ev)
 {
 	struct rt_event_system *sys;
 	struct rt_filter *f;
+	int i;
 
 	mutex_lock(&rt_event_dir_lock);
 	mutex_lock(&rt_event_lock);
@@ -508,11 +579,13 @@ int rt_event_remove(struct rt_event *ev)
 	sys = ev->sys;
 	ev->sys = NULL;
 	list_del(&ev->list);
+	for (i = 0; i < RT_EVENT_NR_FILES; i++)
+		rt_ev_file_revoke(ev->files[i]);
 	f = rcu_replace_pointer(ev->filter, NULL,
 				lockdep_is_held(&rt_event_lock));
 	mutex_unlock(&rt_event_lock);
 
-	debugfs_remove(ev->dir);
+	tracefs_remove(ev->dir);
 	rt_event_system_put(sys);
 	mutex_unlock(&rt_event_dir_lock);
 
@@ -536,8 +609,8 @@ static struct rt_readme_part rt_event_readme = {
  */
 static int __init rt_event_init(void)
 {
-	rt_ev_dir = debugfs_create_dir("events", rt_tracing_dir());
-	debugfs_create_file("enable", 0644, rt_ev_dir, NULL,
+	rt_ev_dir = tracefs_create_dir("events", rt_tracing_dir());
+	tracefs_create_file("enable", 0644, rt_ev_dir, &rt_all_events,
 			    &rt_sys_enable_fops);
 	rt_create_event_list_files(rt_tracing_dir());
 	rt_readme_add(&rt_event_readme);

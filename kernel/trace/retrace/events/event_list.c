@@ -15,7 +15,7 @@
  *
  * Everything runs under rt_event_lock, like the enable files.
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/ctype.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -211,8 +211,8 @@ static struct rt_readme_part rt_event_list_readme = {
  */
 void __init rt_create_event_list_files(struct dentry *dir)
 {
-	debugfs_create_file("available_events", 0444, dir, NULL,
+	tracefs_create_file("available_events", 0444, dir, NULL,
 			    &rt_available_events_fops);
-	debugfs_create_file("set_event", 0644, dir, NULL, &rt_set_event_fops);
+	tracefs_create_file("set_event", 0644, dir, NULL, &rt_set_event_fops);
 	rt_readme_add(&rt_event_list_readme);
 }

@@ -11,6 +11,7 @@
 struct rt_event_system {
 	char			*name;
 	struct dentry		*dir;
+	struct dentry		*enable_file;
 	struct list_head	events;
 	struct list_head	list;
 };

@@ -22,7 +22,7 @@
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -899,9 +899,9 @@ static int __init rt_kp_init(void)
 	 * Not the removal-safe proxy: it has no ->flush, which reports a
 	 * last line's error at close.  kprobe_events is never removed.
 	 */
-	debugfs_create_file_unsafe("kprobe_events", 0644, dir, NULL,
+	tracefs_create_file("kprobe_events", 0644, dir, NULL,
 				   &rt_kp_events_fops);
-	debugfs_create_file("kprobe_profile", 0444, dir, NULL,
+	tracefs_create_file("kprobe_profile", 0444, dir, NULL,
 			    &rt_kp_profile_fops);
 	register_module_notifier(&rt_kp_module_nb);
 	rt_readme_add(&rt_kp_readme);

@@ -17,7 +17,7 @@
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/marker.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -432,7 +432,7 @@ static int __init rt_mark_init(void)
 {
 	int ret;
 
-	debugfs_create_file("available_markers", 0444, rt_tracing_dir(), NULL,
+	tracefs_create_file("available_markers", 0444, rt_tracing_dir(), NULL,
 			    &rt_mark_list_fops);
 	rt_readme_add(&rt_mark_readme);
 	ret = marker_notifier_register(&rt_mark_nb);

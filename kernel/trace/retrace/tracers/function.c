@@ -6,7 +6,7 @@
  * the kernel.ftrace_enabled sysctl.  The traceon/traceoff commands are
  * a client of their own (function_probe.c).
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -525,12 +525,12 @@ static int __init rt_function_init(void)
 	ret = rt_cs_client_register(&rt_fn_client);
 	if (ret)
 		return ret;
-	debugfs_create_file("available_filter_functions", 0444, dir, NULL,
+	tracefs_create_file("available_filter_functions", 0444, dir, NULL,
 			    &rt_callsite_list_fops);
-	debugfs_create_file("callsite_stats", 0444, dir, NULL,
+	tracefs_create_file("callsite_stats", 0444, dir, NULL,
 			    &rt_callsite_stats_fops);
 	rt_create_filter_files(dir);
-	debugfs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
+	tracefs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
 	register_sysctl("kernel", rt_fn_sysctls);
 	rt_register_event_type(&rt_fn_event);
 	rt_register_tracer(&rt_function_tracer);

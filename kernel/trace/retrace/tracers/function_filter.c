@@ -16,7 +16,7 @@
  * set stays as it was; a truncating open whose writes all failed
  * leaves the set alone too.
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -426,12 +426,12 @@ static const struct file_operations rt_ff_fops = {
 
 void __init rt_create_filter_files(struct dentry *dir)
 {
-	debugfs_create_file("set_ftrace_filter", 0644, dir,
+	tracefs_create_file("set_ftrace_filter", 0644, dir,
 			    (void *)RT_FF_FILTER, &rt_ff_fops);
-	debugfs_create_file("set_ftrace_notrace", 0644, dir,
+	tracefs_create_file("set_ftrace_notrace", 0644, dir,
 			    (void *)RT_FF_NOTRACE, &rt_ff_fops);
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-	debugfs_create_file("set_graph_function", 0644, dir,
+	tracefs_create_file("set_graph_function", 0644, dir,
 			    (void *)RT_FF_GRAPH, &rt_ff_fops);
 #endif
 }

@@ -13,7 +13,7 @@
  * task's return stack keeps (rt_ret_stack.client holds the depth of the
  * outermost one, plus one).
  */
-#include <linux/debugfs.h>
+#include <linux/tracefs.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -262,7 +262,7 @@ static int __init rt_function_graph_init(void)
 		ret = rt_register_event_type(&rt_graph_ret_type);
 	if (ret)
 		return ret;
-	debugfs_create_file("graph_stats", 0444, rt_tracing_dir(), NULL,
+	tracefs_create_file("graph_stats", 0444, rt_tracing_dir(), NULL,
 			    &rt_graph_stats_fops);
 	rt_readme_add(&rt_graph_readme);
 	return rt_register_tracer(&rt_graph_tracer);

@@ -13,6 +13,11 @@
  *   rtio readn FILE N           one read() of N bytes (at most 4096);
  *                               prints "READ n" (bytes read) or the
  *                               errno name
+ *   rtio readfd FD N            one read() of N bytes (at most 4096) from
+ *                               descriptor FD, inherited open from the
+ *                               shell; prints as readn does
+ *   rtio writefd FD DATA        one write() of DATA to descriptor FD;
+ *                               prints OK, SHORT n or the errno name
  *   rtio readfault FILE         one read() of 4096 bytes into an unmapped
  *                               address; prints "READ n" or the errno
  *                               name (EFAULT when there was data)
@@ -219,7 +224,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readfd|writefd|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "asuser")) {
@@ -311,6 +316,32 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 		else
 			printf("READ %zd\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "readfd") && argc == 4) {
+		size_t want = strtoul(argv[3], NULL, 0);
+
+		if (want > sizeof(buf)) {
+			printf("EINVAL\n");
+			return 0;
+		}
+		n = read(atoi(argv[2]), buf, want);
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("READ %zd\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "writefd") && argc == 4) {
+		size_t len = strlen(argv[3]);
+
+		n = write(atoi(argv[2]), argv[3], len);
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else if ((size_t)n < len)
+			printf("SHORT %zd\n", n);
+		else
+			printf("OK\n");
 		return 0;
 	}
 	if (!strcmp(argv[1], "readn") && argc == 4) {
