@@ -196,7 +196,8 @@ struct rt_tracer_opt {
  * @print_header: optional extra lines for the trace file header
  * @opts: options the tracer owns, ending with a NULL name; listed in
  *        trace_options only while the tracer is current
- * @default_opts: tracer_opts bits set when the tracer is selected
+ * @default_opts: its option bits when it registers; changes through
+ *        trace_options or options/ are then kept across selections
  * @set_opt: optional; an owned option changes (return 0 or an errno
  *        that refuses the change)
  * @print_line: optional; formats a record in trace and trace_pipe in
@@ -226,6 +227,9 @@ struct rt_tracer {
 					 struct seq_buf *s);
 	bool		use_max;
 	bool		no_stacks;
+	/* The core's: */
+	unsigned long	opts_state;	/* its option bits (rt_trace_lock) */
+	void		*opt_files;	/* its options/ files (options.c) */
 	struct list_head list;
 };
 

@@ -230,7 +230,7 @@ static ssize_t rt_thresh_write(struct file *file, const char __user *ubuf,
 
 /* ---- trace_options ----------------------------------------------------- */
 
-static const char *const rt_option_names[RT_OPT_NR] = {
+const char *const rt_option_names[RT_OPT_NR] = {
 	[RT_OPT_PRINT_PARENT]	= "print-parent",
 	[RT_OPT_SYM_OFFSET]	= "sym-offset",
 	[RT_OPT_SYM_ADDR]	= "sym-addr",
@@ -266,22 +266,43 @@ static int rt_options_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Set or clear one of the current tracer's options; rt_trace_lock held. */
+/*
+ * Set or clear option @o of tracer @t, current on @tr or not; the
+ * tracer's ->set_opt() may refuse.  Kept in @t for its next selection.
+ * rt_trace_lock held.
+ */
+int rt_set_tracer_option(struct rt_instance *tr, struct rt_tracer *t,
+			 const struct rt_tracer_opt *o, bool set)
+{
+	int ret = t->set_opt ? t->set_opt(tr, o->bit, set) : 0;
+
+	lockdep_assert_held(&rt_trace_lock);
+	if (ret)
+		return ret;
+	__assign_bit(o->bit, &t->opts_state, set);
+	if (tr->tracer == t)
+		__assign_bit(o->bit, &tr->tracer_opts, set);
+	return 0;
+}
+
+/* A core option (RT_OPT_*); rt_trace_lock held. */
+void rt_set_core_option(struct rt_instance *tr, unsigned int i, bool set)
+{
+	lockdep_assert_held(&rt_trace_lock);
+	__assign_bit(i, &tr->options, set);
+	if (i == RT_OPT_OVERWRITE)
+		rt_buffer_set_overwrite(tr->buffer, set);
+}
+
+/* trace_options names the current tracer's options only. */
 static int rt_tracer_opt_write(struct rt_instance *tr, const char *name,
 			       bool set)
 {
 	const struct rt_tracer_opt *o;
-	int ret = 0;
 
-	for (o = tr->tracer ? tr->tracer->opts : NULL; o && o->name; o++) {
-		if (strcmp(name, o->name))
-			continue;
-		if (tr->tracer->set_opt)
-			ret = tr->tracer->set_opt(tr, o->bit, set);
-		if (!ret)
-			__assign_bit(o->bit, &tr->tracer_opts, set);
-		return ret;
-	}
+	for (o = tr->tracer ? tr->tracer->opts : NULL; o && o->name; o++)
+		if (!strcmp(name, o->name))
+			return rt_set_tracer_option(tr, tr->tracer, o, set);
 	return -EINVAL;
 }
 
@@ -306,13 +327,10 @@ static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
 			break;
 
 	mutex_lock(&rt_trace_lock);
-	if (i == RT_OPT_NR) {
+	if (i == RT_OPT_NR)
 		ret = rt_tracer_opt_write(tr, name, set);
-	} else {
-		__assign_bit(i, &tr->options, set);
-		if (i == RT_OPT_OVERWRITE)
-			rt_buffer_set_overwrite(tr->buffer, set);
-	}
+	else
+		rt_set_core_option(tr, i, set);
 	mutex_unlock(&rt_trace_lock);
 	return ret ? ret : cnt;
 }

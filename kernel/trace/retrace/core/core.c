@@ -280,8 +280,10 @@ int rt_register_tracer(struct rt_tracer *t)
 			return -EBUSY;
 		}
 	}
+	t->opts_state = t->default_opts;
 	list_add_tail(&t->list, &rt_tracers);
 	mutex_unlock(&rt_trace_lock);
+	rt_options_add_tracer(t);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rt_register_tracer);
@@ -298,7 +300,9 @@ void rt_unregister_tracer(struct rt_tracer *t)
 	if (rt_top.tracer == t)
 		rt_set_tracer(&rt_top, "nop");
 	list_del(&t->list);
+	rt_options_revoke_tracer(t);
 	mutex_unlock(&rt_trace_lock);
+	rt_options_remove_tracer(t);
 	/* A reader may still be in t->print_line (output.c). */
 	synchronize_rcu();
 }
@@ -344,7 +348,7 @@ int rt_set_tracer(struct rt_instance *tr, const char *name)
 	if (old && old->reset)
 		old->reset(tr);
 	WRITE_ONCE(tr->tracer, NULL);
-	tr->tracer_opts = found->default_opts;
+	tr->tracer_opts = found->opts_state;
 	atomic_inc(&rt_tracer_generation);
 	/* Readers of trace_pipe end their read (EOF) at a switch. */
 	rt_pipe_wake_all(tr);
@@ -406,6 +410,7 @@ static int __init rt_core_init(void)
 	rt_create_trace_files(tr);
 	rt_create_print_files(tr);
 	rt_create_clock_files(tr);
+	rt_create_options_dir(tr);
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(tr->buffer) >> 10);
 	return 0;

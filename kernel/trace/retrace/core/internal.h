@@ -47,4 +47,15 @@ void rt_create_print_files(struct rt_instance *tr);
 void rt_create_clock_files(struct rt_instance *tr);
 void rt_create_mount_points(void);
 
+/* options.c: the options/ directory, one file per option. */
+void rt_create_options_dir(struct rt_instance *tr);
+void rt_options_add_tracer(struct rt_tracer *t);
+void rt_options_revoke_tracer(struct rt_tracer *t);
+void rt_options_remove_tracer(struct rt_tracer *t);
+/* control.c: one option changes, as a trace_options write does. */
+extern const char *const rt_option_names[RT_OPT_NR];
+void rt_set_core_option(struct rt_instance *tr, unsigned int i, bool set);
+int rt_set_tracer_option(struct rt_instance *tr, struct rt_tracer *t,
+			 const struct rt_tracer_opt *o, bool set);
+
 #endif /* _RETRACE_INTERNAL_H */

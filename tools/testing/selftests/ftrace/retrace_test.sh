@@ -52,6 +52,11 @@ echo "RETRACE-PLAN $planned"
 # rt_reset (test.d/functions) restores the boot's buffer size.
 RT_BUFFER_KB=$(cat "$TRACING/buffer_size_kb" 2>/dev/null)
 export RT_BUFFER_KB
+# ... and every option's boot value (options/ keeps a tracer's options
+# across selections, so one test's change would outlive it).
+RT_OPTIONS_BOOT=/tmp/retrace-options.boot
+(cd "$TRACING/options" 2>/dev/null && grep -H . -- *) > "$RT_OPTIONS_BOOT" 2>/dev/null
+export RT_OPTIONS_BOOT
 
 pass=0
 fail=0
