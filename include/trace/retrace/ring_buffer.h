@@ -75,11 +75,13 @@ struct rt_rb_iter {
 struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite);
 void rt_buffer_free(struct rt_buffer *buf);
 int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu);
+int rt_buffer_resize_cpu(struct rt_buffer *buf, int cpu, unsigned long bytes);
 void rt_buffer_reset(struct rt_buffer *buf);
 int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock);
 unsigned int rt_buffer_clock(struct rt_buffer *buf);
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu);
 unsigned long rt_buffer_size(struct rt_buffer *buf);
+unsigned long rt_buffer_size_cpu(struct rt_buffer *buf, int cpu);
 
 void rt_buffer_set_overwrite(struct rt_buffer *buf, bool overwrite);
 bool rt_buffer_overwrite(struct rt_buffer *buf);

@@ -3,7 +3,7 @@
  * Control files of the tracing directory: current_tracer,
  * available_tracers, tracing_on, buffer_size_kb, tracing_cpumask,
  * tracing_max_latency, tracing_thresh, trace_options, README and
- * per_cpu/cpuN/stats.
+ * per_cpu/cpuN/{stats,buffer_size_kb}.
  * Every write is parsed completely before anything
  * changes, so a rejected write leaves the state as it was.
  */
@@ -107,42 +107,86 @@ static ssize_t rt_tracing_on_write(struct file *file, const char __user *ubuf,
 
 /* ---- buffer_size_kb -------------------------------------------------- */
 
+/* "X" when the CPUs' rings differ in size (per_cpu/cpuN/buffer_size_kb). */
 static int rt_buffer_size_show(struct seq_file *m, void *v)
 {
+	unsigned long size;
+
 	mutex_lock(&rt_trace_lock);
-	seq_printf(m, "%lu\n", rt_buffer_size(((struct rt_instance *)m->private)->buffer) >> 10);
+	size = rt_buffer_size(((struct rt_instance *)m->private)->buffer);
+	if (size)
+		seq_printf(m, "%lu\n", size >> 10);
+	else
+		seq_puts(m, "X\n");
 	mutex_unlock(&rt_trace_lock);
 	return 0;
+}
+
+/*
+ * A size for @ncpus rings: more than half of the memory available now
+ * is refused with ENOMEM, and the old rings stay.
+ */
+static int rt_parse_buffer_kb(const char __user *ubuf, size_t cnt,
+			      unsigned int ncpus, unsigned long *kb)
+{
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, kb);
+
+	if (ret)
+		return ret;
+	if (!*kb)
+		return -EINVAL;
+	if (*kb > (ULONG_MAX >> 10) / ncpus)
+		return -ENOMEM;
+	if (DIV_ROUND_UP(*kb << 10, PAGE_SIZE) * ncpus > si_mem_available() / 2)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Resize @cpu's ring of @tr, or every ring for @cpu < 0. */
+static ssize_t rt_buffer_size_set(struct rt_instance *tr, int cpu,
+				  const char __user *ubuf, size_t cnt)
+{
+	unsigned int ncpus = cpu < 0 ? num_possible_cpus() : 1;
+	unsigned long kb;
+	int ret = rt_parse_buffer_kb(ubuf, cnt, ncpus, &kb);
+
+	if (ret)
+		return ret;
+	mutex_lock(&rt_trace_lock);
+	if (!rt_tracer_is_nop(tr))
+		ret = -EINVAL;
+	else if (cpu < 0)
+		ret = rt_buffer_resize(tr->buffer, kb << 10);
+	else
+		ret = rt_buffer_resize_cpu(tr->buffer, cpu, kb << 10);
+	mutex_unlock(&rt_trace_lock);
+	return ret ? ret : cnt;
 }
 
 static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
-	struct rt_instance *tr = rt_file_tr(file);
-	unsigned long kb, pages_wanted;
-	int ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+	return rt_buffer_size_set(rt_file_tr(file), -1, ubuf, cnt);
+}
 
-	if (ret)
-		return ret;
-	if (!kb)
-		return -EINVAL;
-	/*
-	 * Refuse more than half of the memory that is available now, over
-	 * all CPUs; the old buffers stay.
-	 */
-	if (kb > (ULONG_MAX >> 10) / num_possible_cpus())
-		return -ENOMEM;
-	pages_wanted = DIV_ROUND_UP(kb << 10, PAGE_SIZE) * num_possible_cpus();
-	if (pages_wanted > si_mem_available() / 2)
-		return -ENOMEM;
+/* per_cpu/cpuN/buffer_size_kb: one CPU's ring of the top instance. */
+static int rt_cpu_buffer_size_show(struct seq_file *m, void *v)
+{
+	int cpu = (long)m->private;
 
 	mutex_lock(&rt_trace_lock);
-	if (!rt_tracer_is_nop(tr))
-		ret = -EINVAL;
-	else
-		ret = rt_buffer_resize(tr->buffer, kb << 10);
+	seq_printf(m, "%lu\n",
+		   rt_buffer_size_cpu(rt_top_instance()->buffer, cpu) >> 10);
 	mutex_unlock(&rt_trace_lock);
-	return ret ? ret : cnt;
+	return 0;
+}
+
+static ssize_t rt_cpu_buffer_size_write(struct file *file,
+					const char __user *ubuf, size_t cnt,
+					loff_t *ppos)
+{
+	return rt_buffer_size_set(rt_top_instance(),
+				  (long)file_inode(file)->i_private, ubuf, cnt);
 }
 
 /* ---- tracing_cpumask ------------------------------------------------- */
@@ -349,11 +393,13 @@ static const char rt_readme_core[] =
 	"                       userstacktrace sym-userobj block sched-tree;\n"
 	"                       'echo noNAME' clears NAME\n"
 	"  trace_marker         a write becomes a record in the buffer\n"
-	"  buffer_size_kb       KiB per CPU; change only with tracer nop\n"
+	"  buffer_size_kb       KiB per CPU; change only with tracer nop;\n"
+	"                       X when per_cpu/cpuN/buffer_size_kb differ\n"
 	"  tracing_cpumask      hex mask of CPUs that record\n"
 	"  tracing_max_latency  largest latency seen (usecs); writable\n"
 	"  tracing_thresh       usecs; function_graph keeps only calls that long\n"
-	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n";
+	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n"
+	"  per_cpu/cpuN/buffer_size_kb  KiB of that CPU's ring alone\n";
 
 /* Parts registered by other units; only ever added to, at init. */
 static LIST_HEAD(rt_readme_parts);
@@ -407,6 +453,7 @@ RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
 RT_SEQ_FOPS(rt_thresh, rt_thresh_write);
 RT_SEQ_FOPS(rt_options, rt_options_write);
 RT_SEQ_FOPS(rt_cpu_stats, NULL);
+RT_SEQ_FOPS(rt_cpu_buffer_size, rt_cpu_buffer_size_write);
 RT_SEQ_FOPS(rt_readme, NULL);
 
 /* The files of @tr's directory; those that act on @tr get it as data. */
@@ -441,5 +488,7 @@ void __init rt_create_control_files(struct rt_instance *tr)
 		d = tracefs_create_dir(name, per_cpu);
 		tracefs_create_file("stats", 0444, d, (void *)cpu,
 				    &rt_cpu_stats_fops);
+		tracefs_create_file("buffer_size_kb", 0644, d, (void *)cpu,
+				    &rt_cpu_buffer_size_fops);
 	}
 }

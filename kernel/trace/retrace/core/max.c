@@ -176,9 +176,8 @@ EXPORT_SYMBOL_GPL(rt_max_report);
  */
 int rt_max_prepare(struct rt_instance *tr)
 {
-	unsigned long size = rt_buffer_size(tr->buffer);
 	struct rt_buffer *max;
-	int ret = 0;
+	int ret = 0, cpu;
 
 	lockdep_assert_held(&rt_trace_lock);
 	/*
@@ -193,7 +192,7 @@ int rt_max_prepare(struct rt_instance *tr)
 			return -ENOMEM;
 	}
 	if (!tr->max_buffer) {
-		max = rt_buffer_alloc(size, true);
+		max = rt_buffer_alloc(rt_buffer_size_cpu(tr->buffer, 0), true);
 		if (!max)
 			return -ENOMEM;
 		WRITE_ONCE(tr->max_buffer, max);
@@ -202,10 +201,17 @@ int rt_max_prepare(struct rt_instance *tr)
 	mutex_lock(&rt_max_lock);
 	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 	WRITE_ONCE(tr->max_latency, 0);
-	if (rt_buffer_size(tr->max_buffer) != size) {
+	/* Each CPU's snapshot ring the size of its live ring (swaps). */
+	for_each_possible_cpu(cpu) {
+		unsigned long size = rt_buffer_size_cpu(tr->buffer, cpu);
+
+		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
+			continue;
 		/* buffer_size_kb changed since. */
-		memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
-		ret = rt_buffer_resize(tr->max_buffer, size);
+		rt_max_swapped_at[cpu] = 0;
+		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
+		if (ret)
+			break;
 	}
 	mutex_unlock(&rt_max_lock);
 	return ret;

@@ -164,6 +164,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				REQUIRE(rt_buffer_clock(fb) == arg % RT_RB_NR_CLOCKS);
 			} else if (arg & 1) {
 				rt_buffer_reset(fb);
+			} else if (arg & 4) {
+				/*
+				 * One ring: the others keep their records, and
+				 * the iterator starts over on them.
+				 */
+				REQUIRE(!rt_buffer_resize_cpu(fb, (arg >> 3) % nr_cpu_ids,
+							      (1 + arg % 6) * 4096));
+				piter_last = -1;
 			} else {
 				REQUIRE(!rt_buffer_resize(fb, (1 + arg % 6) * 4096));
 			}

@@ -477,6 +477,51 @@ static void t_multi_cpu(void)
 }
 
 /*
+ * rt_buffer_resize_cpu: only that CPU's ring changes size and loses its
+ * records; the buffer's size reads 0 while the rings differ and comes
+ * back when they agree; a failed resize keeps everything; a swap needs
+ * the two rings of that CPU to be of one size.
+ */
+static void t_resize_cpu(void)
+{
+	struct rt_buffer *b, *m;
+	unsigned long sz;
+
+	nr_cpu_ids = 2;
+	b = rt_buffer_alloc(4 * 4096, true);
+	m = rt_buffer_alloc(4 * 4096, true);
+	CHECK(b && m, "alloc");
+	sz = rt_buffer_size(b);
+	host_cpu = 0;
+	put(b, 10, 8);
+	host_cpu = 1;
+	put(b, 11, 8);
+	host_cpu = 0;
+	host_alloc_budget = 3;
+	CHECK(rt_buffer_resize_cpu(b, 1, 100 * 4096) == -ENOMEM, "ENOMEM");
+	host_alloc_budget = -1;
+	CHECK(rt_buffer_size_cpu(b, 1) == sz && rt_buffer_size(b) == sz, "size kept");
+	CHECK(rt_buffer_resize_cpu(b, 1, 100 * 4096) == 0, "resize cpu 1");
+	CHECK(rt_buffer_size_cpu(b, 1) >= 100 * 4096, "cpu 1 size %lu", rt_buffer_size_cpu(b, 1));
+	CHECK(rt_buffer_size_cpu(b, 0) == sz, "cpu 0 size kept");
+	CHECK(rt_buffer_size(b) == 0, "mixed sizes read 0, got %lu", rt_buffer_size(b));
+	CHECK(rt_buffer_peek(b, 0, &rec) == 0 && check_rec(&rec, 10, 8), "cpu 0 data kept");
+	CHECK(rt_buffer_peek(b, 1, &rec) == -ENODATA, "cpu 1 emptied");
+	host_cpu = 1;
+	CHECK(put(b, 12, 8) == 0, "cpu 1 writable");
+	host_cpu = 0;
+	CHECK(rt_buffer_consume(b, 1, &rec) == 0 && check_rec(&rec, 12, 8), "cpu 1 readable");
+	CHECK(invariant(b, 0) && invariant(b, 1), "invariant");
+	CHECK(rt_buffer_swap_cpu(b, m, 1) == -EINVAL, "swap of unequal rings");
+	CHECK(rt_buffer_swap_cpu(b, m, 0) == 0, "swap of equal rings");
+	CHECK(rt_buffer_resize_cpu(b, 1, sz) == 0 && rt_buffer_size(b) == sz, "sizes agree again");
+	CHECK(rt_buffer_resize(b, 2 * sz) == 0 && rt_buffer_size_cpu(b, 1) == rt_buffer_size(b), "resize all");
+	rt_buffer_free(b);
+	rt_buffer_free(m);
+	nr_cpu_ids = 1;
+}
+
+/*
  * rt_buffer_swap_cpu: one CPU's ring (records and counters) changes
  * buffers, the other CPUs stay, both buffers keep working after, and
  * buffers of different sizes are refused.
@@ -681,6 +726,7 @@ int main(void)
 	run("rb_iterator", t_iterator);
 	run("rb_multi_cpu", t_multi_cpu);
 	run("rb_swap_cpu", t_swap_cpu);
+	run("rb_resize_cpu", t_resize_cpu);
 	run("rb_model_overwrite", t_model_overwrite);
 	run("rb_model_drop", t_model_drop);
 	printf("%d passed, %d failed\n", passed, failed);

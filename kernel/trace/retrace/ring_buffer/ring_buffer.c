@@ -171,7 +171,9 @@ struct rb_cpu {
 /**
  * struct rt_buffer - a set of per-CPU rings
  * @cpus: per-CPU state, indexed by CPU number
- * @nr_pages: pages in each CPU's ring
+ * @nr_pages: pages in each CPU's ring, or 0 when the CPUs' rings
+ *	differ in size (rt_buffer_resize_cpu()); written under @readers
+ *	held exclusive
  * @record_disabled: writers refuse records while this is non-zero
  * @overwrite: on a full ring, overwrite the oldest page (true) or drop
  * @readers: held shared by every reader and iterator step, exclusive by
@@ -343,13 +345,27 @@ EXPORT_SYMBOL_GPL(rt_buffer_free);
  * rt_buffer_size - data capacity of each CPU's ring, in bytes
  * @buf: the buffer
  *
- * Return: pages per CPU times the data bytes of one page.
+ * Return: pages per CPU times the data bytes of one page, or 0 when
+ * the CPUs' rings differ in size.
  */
 unsigned long rt_buffer_size(struct rt_buffer *buf)
 {
-	return buf->nr_pages * RB_DATA_SIZE;
+	return READ_ONCE(buf->nr_pages) * RB_DATA_SIZE;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_size);
+
+/**
+ * rt_buffer_size_cpu - data capacity of one CPU's ring, in bytes
+ * @buf: the buffer
+ * @cpu: a possible CPU
+ *
+ * Return: that ring's pages times the data bytes of one page.
+ */
+unsigned long rt_buffer_size_cpu(struct rt_buffer *buf, int cpu)
+{
+	return READ_ONCE(buf->cpus[cpu]->nr_pages) * RB_DATA_SIZE;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_size_cpu);
 
 /**
  * rt_buffer_record_disable - make writers refuse new records
@@ -443,7 +459,7 @@ EXPORT_SYMBOL_GPL(rt_buffer_clock);
 /**
  * rt_buffer_swap_cpu - exchange one CPU's ring between two buffers
  * @a: a buffer
- * @b: another buffer, of the same size
+ * @b: another buffer, whose ring for @cpu has the size of @a's
  * @cpu: the CPU whose rings change places
  *
  * What @a held for @cpu is then @b's, records, counters and all, and
@@ -454,45 +470,47 @@ EXPORT_SYMBOL_GPL(rt_buffer_clock);
  * start over.  This is how a latency tracer keeps the ring that holds
  * its longest section (core/max.c).  May sleep.
  *
- * Return: 0, or -EINVAL if the buffers differ in size.
+ * Return: 0, or -EINVAL if the two rings differ in size.
  */
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 {
 	struct rb_cpu *c;
 
-	if (a == b || a->nr_pages != b->nr_pages)
+	int ret = 0;
+
+	if (a == b)
 		return -EINVAL;
 	rt_buffer_record_disable(a);
 	rt_buffer_record_disable(b);
 	rt_wait_preempt_readers();
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
+	if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
+		ret = -EINVAL;
+		goto out;
+	}
 	c = a->cpus[cpu];
 	a->cpus[cpu] = b->cpus[cpu];
 	b->cpus[cpu] = c;
 	a->generation++;
 	b->generation++;
+out:
 	up_write(&b->readers);
 	up_write(&a->readers);
 	rt_buffer_record_enable(b);
 	rt_buffer_record_enable(a);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
 
-/**
- * rt_buffer_resize - change the capacity of every CPU's ring
- * @buf: the buffer
- * @bytes_per_cpu: new data capacity per CPU
- *
- * All new pages are allocated before anything changes, so on failure
- * the old rings stay as they were.  The contents are discarded.
- *
- * Return: 0, or -ENOMEM.
+/*
+ * Give @only's ring (every CPU's when @only < 0) @nr pages.  All new
+ * pages are allocated before anything changes, so on failure the old
+ * rings stay as they were.  The resized rings' contents are discarded.
  */
-int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
+static int rb_resize(struct rt_buffer *buf, int only, unsigned long nr)
 {
-	unsigned long nr = rb_pages_for(bytes_per_cpu);
+	unsigned long common = nr;
 	struct rb_page ***fresh;
 	int cpu, ret = 0;
 
@@ -500,6 +518,8 @@ int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
 	if (!fresh)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
+		if (only >= 0 && cpu != only)
+			continue;
 		fresh[cpu] = rb_alloc_pages(cpu, nr);
 		if (!fresh[cpu]) {
 			ret = -ENOMEM;
@@ -515,13 +535,18 @@ int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
 		struct rb_page **old = c->pages;
 		unsigned long old_nr = c->nr_pages;
 
+		if (!fresh[cpu]) {
+			if (c->nr_pages != nr)
+				common = 0;
+			continue;
+		}
+		WRITE_ONCE(c->nr_pages, nr);
 		c->pages = fresh[cpu];
-		c->nr_pages = nr;
 		fresh[cpu] = NULL;
 		rb_cpu_init_state(c);
 		rb_free_pages(old, old_nr);
 	}
-	buf->nr_pages = nr;
+	WRITE_ONCE(buf->nr_pages, common);
 	buf->generation++;
 	up_write(&buf->readers);
 	rt_buffer_record_enable(buf);
@@ -531,7 +556,39 @@ out:
 	kfree(fresh);
 	return ret;
 }
+
+/**
+ * rt_buffer_resize - change the capacity of every CPU's ring
+ * @buf: the buffer
+ * @bytes_per_cpu: new data capacity per CPU
+ *
+ * All new pages are allocated before anything changes, so on failure
+ * the old rings stay as they were.  The contents are discarded.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int rt_buffer_resize(struct rt_buffer *buf, unsigned long bytes_per_cpu)
+{
+	return rb_resize(buf, -1, rb_pages_for(bytes_per_cpu));
+}
 EXPORT_SYMBOL_GPL(rt_buffer_resize);
+
+/**
+ * rt_buffer_resize_cpu - change the capacity of one CPU's ring
+ * @buf: the buffer
+ * @cpu: a possible CPU
+ * @bytes: its ring's new data capacity
+ *
+ * As rt_buffer_resize(), for @cpu alone: only that ring's contents are
+ * discarded.  rt_buffer_size() reads 0 while the rings differ.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int rt_buffer_resize_cpu(struct rt_buffer *buf, int cpu, unsigned long bytes)
+{
+	return rb_resize(buf, cpu, rb_pages_for(bytes));
+}
+EXPORT_SYMBOL_GPL(rt_buffer_resize_cpu);
 
 /**
  * rt_buffer_set_overwrite - choose what a full ring does
