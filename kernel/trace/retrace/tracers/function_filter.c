@@ -93,8 +93,14 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 			} else {
 				if (!cmds)
 					return -EINVAL;
-				tok[n].cmd = rt_fprobe_parse_cmd(cmd, arg,
-								 &tok[n].count);
+				/*
+				 * A removal names the command; its count is
+				 * not looked at, so a line read back from the
+				 * file ("f:traceoff:count=0") removes it.
+				 */
+				tok[n].cmd = rt_fprobe_parse_cmd(cmd,
+						tok[n].neg ? NULL : arg,
+						&tok[n].count);
 				if (tok[n].cmd < 0)
 					return -EINVAL;
 			}
