@@ -12,6 +12,7 @@
 #include <asm/current.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
+#include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
 #include <linux/wait.h>
@@ -199,7 +200,9 @@ struct rt_tracer_opt {
  * @default_opts: its option bits when it registers; changes through
  *        trace_options or options/ are then kept across selections
  * @set_opt: optional; an owned option changes (return 0 or an errno
- *        that refuses the change)
+ *        that refuses the change).  Also called through options/
+ *        while another tracer is current on @tr: check @tr->tracer
+ *        before touching running state
  * @print_line: optional; formats a record in trace and trace_pipe in
  *        place of the default context columns and printer (not in the
  *        raw, hex and bin forms); returns false to leave the record to
@@ -421,11 +424,24 @@ static __always_inline void rt_recursion_exit(unsigned long __percpu *word,
 	this_cpu_and(*word, ~bit);
 }
 
+/*
+ * Called first by every tracing file's open: once the kernel is locked
+ * down to confidentiality, which may happen at run time, the files
+ * refuse to open (EPERM), as upstream's tracefs files do.
+ */
+static inline int rt_file_lockdown(void)
+{
+	return security_locked_down(LOCKDOWN_TRACEFS);
+}
+
 /* file_operations for a seq_file shown by name##_show, written by @writer. */
 #define RT_SEQ_FOPS(name, writer)					\
 static int name##_open(struct inode *inode, struct file *file)		\
 {									\
-	return single_open(file, name##_show, inode->i_private);	\
+	int ret = rt_file_lockdown();					\
+									\
+	return ret ? ret : single_open(file, name##_show,		\
+				       inode->i_private);		\
 }									\
 static const struct file_operations name##_fops = {			\
 	.open		= name##_open,					\

@@ -22,6 +22,7 @@
  */
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/security.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -952,8 +953,11 @@ static const struct seq_operations rt_aff_seq_ops = {
 	.show = rt_aff_show,
 };
 
+/* Refused at lockdown=confidentiality, as every tracing file. */
 static int rt_aff_open(struct inode *inode, struct file *file)
 {
+	if (security_locked_down(LOCKDOWN_TRACEFS))
+		return -EPERM;
 	return seq_open_private(file, &rt_aff_seq_ops,
 				sizeof(struct rt_cs_iter));
 }
@@ -1008,6 +1012,8 @@ static int rt_cs_stats_show(struct seq_file *m, void *v)
 
 static int rt_cs_stats_open(struct inode *inode, struct file *file)
 {
+	if (security_locked_down(LOCKDOWN_TRACEFS))
+		return -EPERM;
 	return single_open(file, rt_cs_stats_show, NULL);
 }
 

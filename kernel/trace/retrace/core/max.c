@@ -174,9 +174,20 @@ EXPORT_SYMBOL_GPL(rt_max_report);
  *
  * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
  */
+static unsigned long rt_min_ring_size(struct rt_buffer *buf)
+{
+	unsigned long min = ULONG_MAX;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		min = min(min, rt_buffer_size_cpu(buf, cpu));
+	return min;
+}
+
 int rt_max_prepare(struct rt_instance *tr)
 {
 	struct rt_buffer *max;
+	unsigned long size;
 	int ret = 0, cpu;
 
 	lockdep_assert_held(&rt_trace_lock);
@@ -192,7 +203,8 @@ int rt_max_prepare(struct rt_instance *tr)
 			return -ENOMEM;
 	}
 	if (!tr->max_buffer) {
-		max = rt_buffer_alloc(rt_buffer_size_cpu(tr->buffer, 0), true);
+		/* The smallest ring's size: the loop below grows the others. */
+		max = rt_buffer_alloc(rt_min_ring_size(tr->buffer), true);
 		if (!max)
 			return -ENOMEM;
 		WRITE_ONCE(tr->max_buffer, max);
@@ -201,17 +213,24 @@ int rt_max_prepare(struct rt_instance *tr)
 	mutex_lock(&rt_max_lock);
 	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 	WRITE_ONCE(tr->max_latency, 0);
-	/* Each CPU's snapshot ring the size of its live ring (swaps). */
+	/*
+	 * Each CPU's snapshot ring the size of its live ring (swaps): in
+	 * one resize while the live rings agree, else ring by ring.
+	 */
+	size = rt_buffer_size(tr->buffer);
+	if (size && rt_buffer_size(tr->max_buffer) != size) {
+		memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
+		ret = rt_buffer_resize(tr->max_buffer, size);
+	}
 	for_each_possible_cpu(cpu) {
-		unsigned long size = rt_buffer_size_cpu(tr->buffer, cpu);
-
-		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
-			continue;
-		/* buffer_size_kb changed since. */
-		rt_max_swapped_at[cpu] = 0;
-		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
 		if (ret)
 			break;
+		size = rt_buffer_size_cpu(tr->buffer, cpu);
+		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
+			continue;
+		/* A buffer_size_kb changed since. */
+		rt_max_swapped_at[cpu] = 0;
+		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
 	}
 	mutex_unlock(&rt_max_lock);
 	return ret;

@@ -82,12 +82,10 @@ static ssize_t rt_opt_file_write(struct file *file, const char __user *ubuf,
 	struct rt_instance *tr = rt_options_tr;
 	struct rt_opt_file *f;
 	unsigned long v;
-	int ret;
+	int ret = 0;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
-	if (ret)
-		return ret;
-	if (v > 1)
+	/* Anything but 0 or 1, a huge number too, is EINVAL. */
+	if (kstrtoul_from_user(ubuf, cnt, 10, &v) || v > 1)
 		return -EINVAL;
 	mutex_lock(&rt_trace_lock);
 	f = rt_opt_file_get(file);
@@ -103,6 +101,10 @@ static ssize_t rt_opt_file_write(struct file *file, const char __user *ubuf,
 
 static int rt_opt_file_open(struct inode *inode, struct file *file)
 {
+	int ret = rt_file_lockdown();
+
+	if (ret)
+		return ret;
 	return single_open(file, rt_opt_file_show, NULL);
 }
 

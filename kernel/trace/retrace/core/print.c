@@ -183,8 +183,15 @@ out:
 	return cnt;
 }
 
+static int rt_marker_open(struct inode *inode, struct file *file)
+{
+	int ret = rt_file_lockdown();
+
+	return ret ? ret : simple_open(inode, file);
+}
+
 static const struct file_operations rt_marker_fops = {
-	.open	= simple_open,
+	.open	= rt_marker_open,
 	.write	= rt_marker_write,
 	.llseek	= noop_llseek,
 };

@@ -368,7 +368,10 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 {
 	struct rt_instance *tr = inode->i_private;
 	struct rt_reader *r;
+	int ret = rt_file_lockdown();
 
+	if (ret)
+		return ret;
 	if (!consume && (file->f_mode & FMODE_WRITE) &&
 	    (file->f_flags & O_TRUNC))
 		rt_clear_trace(tr);

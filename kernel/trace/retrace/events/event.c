@@ -14,9 +14,9 @@
  * wait for file operations in flight when a file is removed, and a
  * file opened before the removal can still be read or written after
  * it.  So the object a file works on (its inode's i_private: the
- * event, the group, or &rt_all_events) is read by every operation
- * under rt_event_lock, through rt_ev_file_obj(), and never kept past
- * the unlock.  Removal clears i_private of each of the files, under
+ * event, the group, or &rt_all_events) is read by every read and
+ * write under rt_event_lock, through rt_ev_file_obj(), and never kept
+ * past the unlock (m->private, set at open, is never used).  Removal clears i_private of each of the files, under
  * rt_event_lock, before it removes them and before the producer may
  * free the event: an operation then either finished before (it held
  * the lock) or finds NULL and fails with ENODEV.  The inodes are

@@ -58,6 +58,10 @@ static int rt_event_list_show(struct seq_file *m, void *v)
 
 static int rt_available_events_open(struct inode *inode, struct file *file)
 {
+	int ret = rt_file_lockdown();
+
+	if (ret)
+		return ret;
 	return single_open(file, rt_event_list_show, &rt_all_events_view);
 }
 
@@ -130,10 +134,14 @@ static int rt_set_event_apply(char *text)
 
 static int rt_set_event_open(struct inode *inode, struct file *file)
 {
-	struct rt_event_view *view = kzalloc(sizeof(*view), GFP_KERNEL);
+	struct rt_event_view *view;
 	struct rt_event_system *sys;
 	struct rt_event *ev;
-	int ret;
+	int ret = rt_file_lockdown();
+
+	if (ret)
+		return ret;
+	view = kzalloc(sizeof(*view), GFP_KERNEL);
 
 	if (!view)
 		return -ENOMEM;

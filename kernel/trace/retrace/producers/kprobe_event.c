@@ -716,8 +716,10 @@ struct rt_kp_writer {
 static int rt_kp_events_open(struct inode *inode, struct file *file)
 {
 	struct rt_kp_writer *w = NULL;
-	int ret;
+	int ret = rt_file_lockdown();
 
+	if (ret)
+		return ret;
 	if (file->f_mode & FMODE_WRITE) {
 		w = kzalloc(sizeof(*w), GFP_KERNEL);
 		if (!w)
@@ -831,6 +833,10 @@ static int rt_kp_events_release(struct inode *inode, struct file *file)
 
 static int rt_kp_profile_open(struct inode *inode, struct file *file)
 {
+	int ret = rt_file_lockdown();
+
+	if (ret)
+		return ret;
 	return seq_open(file, &rt_kp_profile_seq_ops);
 }
 
@@ -895,10 +901,7 @@ static int __init rt_kp_init(void)
 {
 	struct dentry *dir = rt_tracing_dir();
 
-	/*
-	 * Not the removal-safe proxy: it has no ->flush, which reports a
-	 * last line's error at close.  kprobe_events is never removed.
-	 */
+	/* Its ->flush reports a last line's error at close. */
 	tracefs_create_file("kprobe_events", 0644, dir, NULL,
 				   &rt_kp_events_fops);
 	tracefs_create_file("kprobe_profile", 0444, dir, NULL,

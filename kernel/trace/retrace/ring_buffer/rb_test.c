@@ -514,6 +514,9 @@ static void t_resize_cpu(void)
 	CHECK(invariant(b, 0) && invariant(b, 1), "invariant");
 	CHECK(rt_buffer_swap_cpu(b, m, 1) == -EINVAL, "swap of unequal rings");
 	CHECK(rt_buffer_swap_cpu(b, m, 0) == 0, "swap of equal rings");
+	CHECK(rt_buffer_resize_cpu(b, 2, sz) == -EINVAL && rt_buffer_resize_cpu(b, -1, sz) == -EINVAL,
+	      "no such CPU");
+	CHECK(rt_buffer_size_cpu(b, 2) == 0, "no such CPU's size");
 	CHECK(rt_buffer_resize_cpu(b, 1, sz) == 0 && rt_buffer_size(b) == sz, "sizes agree again");
 	CHECK(rt_buffer_resize(b, 2 * sz) == 0 && rt_buffer_size_cpu(b, 1) == rt_buffer_size(b), "resize all");
 	rt_buffer_free(b);

@@ -359,10 +359,13 @@ EXPORT_SYMBOL_GPL(rt_buffer_size);
  * @buf: the buffer
  * @cpu: a possible CPU
  *
- * Return: that ring's pages times the data bytes of one page.
+ * Return: that ring's pages times the data bytes of one page; 0 for a
+ * CPU that has no ring.
  */
 unsigned long rt_buffer_size_cpu(struct rt_buffer *buf, int cpu)
 {
+	if (cpu < 0 || cpu >= nr_cpu_ids || !buf->cpus[cpu])
+		return 0;
 	return READ_ONCE(buf->cpus[cpu]->nr_pages) * RB_DATA_SIZE;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_size_cpu);
@@ -582,10 +585,12 @@ EXPORT_SYMBOL_GPL(rt_buffer_resize);
  * As rt_buffer_resize(), for @cpu alone: only that ring's contents are
  * discarded.  rt_buffer_size() reads 0 while the rings differ.
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0, -EINVAL for a CPU that has no ring, or -ENOMEM.
  */
 int rt_buffer_resize_cpu(struct rt_buffer *buf, int cpu, unsigned long bytes)
 {
+	if (cpu < 0 || cpu >= nr_cpu_ids || !buf->cpus[cpu])
+		return -EINVAL;
 	return rb_resize(buf, cpu, rb_pages_for(bytes));
 }
 EXPORT_SYMBOL_GPL(rt_buffer_resize_cpu);

@@ -372,9 +372,12 @@ struct rt_pid_open_state {
 /* O_TRUNC is only visible in open(): the first write replaces the set. */
 static int rt_pid_open(struct inode *inode, struct file *file)
 {
-	struct rt_pid_open_state *st = kzalloc(sizeof(*st), GFP_KERNEL);
-	int ret;
+	struct rt_pid_open_state *st;
+	int ret = rt_file_lockdown();
 
+	if (ret)
+		return ret;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
 	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);

@@ -355,9 +355,12 @@ static int rt_ff_show(struct seq_file *m, void *v)
 
 static int rt_ff_open(struct inode *inode, struct file *file)
 {
-	struct rt_ff_state *st = kzalloc(sizeof(*st), GFP_KERNEL);
-	int ret;
+	struct rt_ff_state *st;
+	int ret = rt_file_lockdown();
 
+	if (ret)
+		return ret;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
 	st->flag = (unsigned long)inode->i_private;
