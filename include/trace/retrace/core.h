@@ -7,6 +7,8 @@
 #define _TRACE_RETRACE_CORE_H
 
 #include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
 #include <asm/current.h>
@@ -91,7 +93,8 @@ enum rt_option {
  *               @buffer by latency tracers; NULL until one needs it
  * @options:     trace_options bits (RT_OPT_*), written under
  *               rt_trace_lock, read locklessly by the printers
- * @tracer_opts: the current tracer's own option bits (its @opts)
+ * @tracer_opts: a copy of the current tracer's @opts_state, for the
+ *	readers of output (rt_tracer_opt()); updated with it
  * @cpumask:     CPUs whose records are kept
  * @dir:         its tracing directory
  * @tracer:      the current tracer, under rt_trace_lock
@@ -422,6 +425,30 @@ static __always_inline void rt_recursion_exit(unsigned long __percpu *word,
 {
 	barrier();
 	this_cpu_and(*word, ~bit);
+}
+
+/*
+ * Files whose object can go away (an event, a module's tracer).
+ * tracefs does not wait for file operations in flight when it removes
+ * a file, and a file open across the removal stays usable.  Such a
+ * file keeps its object in i_private; every read and write takes the
+ * owner's @lock and gets the object with rt_file_obj(), using it only
+ * until the unlock.  Before removing the file and freeing the object,
+ * the owner calls rt_file_revoke() under the same lock, while the file
+ * is still in the tree (its inode alive).  An operation then either
+ * ran wholly before or gets NULL, and fails with ENODEV.
+ */
+static inline void *rt_file_obj(const struct file *file, struct mutex *lock)
+{
+	lockdep_assert_held(lock);
+	return file_inode(file)->i_private;
+}
+
+static inline void rt_file_revoke(struct dentry *file, struct mutex *lock)
+{
+	lockdep_assert_held(lock);
+	if (file)
+		d_inode(file)->i_private = NULL;
 }
 
 /*

@@ -8,14 +8,12 @@
  * selected.  Two tracers owning one name share no file: the first to
  * register gets it.
  *
- * Files that outlive their tracer.  A tracer in a module unregisters
- * while its files may be open, and tracefs does not wait for file
- * operations in flight.  Each file's inode i_private points to its
- * struct rt_opt_file; every operation reads it under rt_trace_lock
- * and uses it only under that lock.  rt_unregister_tracer() clears
- * i_private of the tracer's files under rt_trace_lock (revocation),
- * and only after that unlock removes the files and frees the array:
- * a later operation finds NULL and fails with ENODEV.
+ * Files that outlive their tracer: a tracer in a module unregisters
+ * while its files may be open.  They follow core.h's revocable-file
+ * protocol with rt_trace_lock: i_private is each file's struct
+ * rt_opt_file, read under the lock; rt_unregister_tracer() revokes the
+ * tracer's files under it, and only after the unlock removes them and
+ * frees the array.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
@@ -45,13 +43,6 @@ static struct rt_opt_file rt_core_opt_files[RT_OPT_NR];
 static struct dentry *rt_options_dir;
 static struct rt_instance *rt_options_tr;
 
-/* Under rt_trace_lock; NULL once the file was revoked. */
-static struct rt_opt_file *rt_opt_file_get(const struct file *file)
-{
-	lockdep_assert_held(&rt_trace_lock);
-	return file_inode(file)->i_private;
-}
-
 static int rt_opt_file_show(struct seq_file *m, void *v)
 {
 	struct rt_instance *tr = rt_options_tr;
@@ -60,16 +51,15 @@ static int rt_opt_file_show(struct seq_file *m, void *v)
 	bool on;
 
 	mutex_lock(&rt_trace_lock);
-	f = rt_opt_file_get(m->file);
+	f = rt_file_obj(m->file, &rt_trace_lock);
 	if (!f) {
 		ret = -ENODEV;
 	} else {
-		if (!f->tracer)
-			on = rt_opt(tr, f->index);
-		else if (tr->tracer == f->tracer)
-			on = test_bit(f->opt->bit, &tr->tracer_opts);
-		else
+		/* tr->tracer_opts is a copy of the current tracer's state. */
+		if (f->tracer)
 			on = test_bit(f->opt->bit, &f->tracer->opts_state);
+		else
+			on = rt_opt(tr, f->index);
 		seq_printf(m, "%d\n", on);
 	}
 	mutex_unlock(&rt_trace_lock);
@@ -88,7 +78,7 @@ static ssize_t rt_opt_file_write(struct file *file, const char __user *ubuf,
 	if (kstrtoul_from_user(ubuf, cnt, 10, &v) || v > 1)
 		return -EINVAL;
 	mutex_lock(&rt_trace_lock);
-	f = rt_opt_file_get(file);
+	f = rt_file_obj(file, &rt_trace_lock);
 	if (!f)
 		ret = -ENODEV;
 	else if (f->tracer)
@@ -174,10 +164,8 @@ void rt_options_revoke_tracer(struct rt_tracer *t)
 	const struct rt_tracer_opt *o;
 	unsigned int i = 0;
 
-	lockdep_assert_held(&rt_trace_lock);
 	for (o = t->opts; files && o && o->name; o++, i++)
-		if (files[i].dentry)
-			d_inode(files[i].dentry)->i_private = NULL;
+		rt_file_revoke(files[i].dentry, &rt_trace_lock);
 }
 
 /* After rt_options_revoke_tracer(), without rt_trace_lock. */

@@ -10,17 +10,12 @@
  *                      every file operation, and held across a
  *                      producer's ->set_enabled()
  *
- * Files of events that go away.  tracefs, unlike debugfs, does not
- * wait for file operations in flight when a file is removed, and a
- * file opened before the removal can still be read or written after
- * it.  So the object a file works on (its inode's i_private: the
- * event, the group, or &rt_all_events) is read by every read and
- * write under rt_event_lock, through rt_ev_file_obj(), and never kept
- * past the unlock (m->private, set at open, is never used).  Removal clears i_private of each of the files, under
- * rt_event_lock, before it removes them and before the producer may
- * free the event: an operation then either finished before (it held
- * the lock) or finds NULL and fails with ENODEV.  The inodes are
- * alive while this happens, for the files are still in the tree.
+ * Files of events that go away follow core.h's revocable-file protocol
+ * (rt_file_obj(), rt_file_revoke()) with rt_event_lock: every show and
+ * write gets the event, group or &rt_all_events under that lock;
+ * rt_event_remove() and a group's last removal revoke the files under
+ * it before removing them, so an operation on a file held open across
+ * the removal fails with ENODEV.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
@@ -215,37 +210,33 @@ static int rt_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
 }
 
 /*
- * The event, group or &rt_all_events a file works on, or NULL once it
- * was removed (see the top of this file).  Call under rt_event_lock
- * and drop the object with the lock.
+ * A file's show, under rt_event_lock, on its event, group or
+ * &rt_all_events (rt_file_obj(), core.h); ENODEV once it was revoked.
  */
-static void *rt_ev_file_obj(const struct file *file)
+static int rt_ev_show(struct seq_file *m,
+		      void (*show)(struct seq_file *m, void *obj))
 {
-	lockdep_assert_held(&rt_event_lock);
-	return file_inode(file)->i_private;
-}
-
-/* Under rt_event_lock: the files fail with ENODEV from now on. */
-static void rt_ev_file_revoke(struct dentry *file)
-{
-	lockdep_assert_held(&rt_event_lock);
-	if (file)
-		d_inode(file)->i_private = NULL;
-}
-
-static int rt_ev_enable_show(struct seq_file *m, void *v)
-{
-	struct rt_event *ev;
+	void *obj;
 	int ret = 0;
 
 	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(m->file);
-	if (ev)
-		seq_printf(m, "%d\n", rt_event_enabled(ev));
+	obj = rt_file_obj(m->file, &rt_event_lock);
+	if (obj)
+		show(m, obj);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&rt_event_lock);
 	return ret;
+}
+
+static void rt_ev_enable_print(struct seq_file *m, void *ev)
+{
+	seq_printf(m, "%d\n", rt_event_enabled(ev));
+}
+
+static int rt_ev_enable_show(struct seq_file *m, void *v)
+{
+	return rt_ev_show(m, rt_ev_enable_print);
 }
 
 static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
@@ -258,26 +249,21 @@ static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(file);
+	ev = rt_file_obj(file, &rt_event_lock);
 	ret = ev && ev->sys ? rt_event_set(ev, on) : -ENODEV;
 	mutex_unlock(&rt_event_lock);
 	return ret ? ret : cnt;
 }
 
 /* events/<system>/enable, and events/enable over every group. */
+static void rt_sys_enable_print(struct seq_file *m, void *sys)
+{
+	seq_printf(m, "%c\n", rt_events_state(sys));
+}
+
 static int rt_sys_enable_show(struct seq_file *m, void *v)
 {
-	struct rt_event_system *sys;
-	int ret = 0;
-
-	mutex_lock(&rt_event_lock);
-	sys = rt_ev_file_obj(m->file);
-	if (sys)
-		seq_printf(m, "%c\n", rt_events_state(sys));
-	else
-		ret = -ENODEV;
-	mutex_unlock(&rt_event_lock);
-	return ret;
+	return rt_ev_show(m, rt_sys_enable_print);
 }
 
 static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
@@ -290,7 +276,7 @@ static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&rt_event_lock);
-	sys = rt_ev_file_obj(file);
+	sys = rt_file_obj(file, &rt_event_lock);
 	ret = sys ? rt_events_set(sys, on) : -ENODEV;
 	mutex_unlock(&rt_event_lock);
 	return ret ? ret : cnt;
@@ -298,19 +284,14 @@ static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
 
 /* ---- id, format, filter -------------------------------------------------- */
 
+static void rt_ev_id_print(struct seq_file *m, void *obj)
+{
+	seq_printf(m, "%u\n", ((struct rt_event *)obj)->type.type);
+}
+
 static int rt_ev_id_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev;
-	int ret = 0;
-
-	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(m->file);
-	if (ev)
-		seq_printf(m, "%u\n", ev->type.type);
-	else
-		ret = -ENODEV;
-	mutex_unlock(&rt_event_lock);
-	return ret;
+	return rt_ev_show(m, rt_ev_id_print);
 }
 
 static void rt_format_fields(struct seq_file *m,
@@ -321,42 +302,35 @@ static void rt_format_fields(struct seq_file *m,
 			   f->type, f->name, f->offset, f->size, f->is_signed);
 }
 
-static int rt_ev_format_show(struct seq_file *m, void *v)
+static void rt_ev_format_print(struct seq_file *m, void *obj)
 {
-	struct rt_event *ev;
+	struct rt_event *ev = obj;
 
-	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(m->file);
-	if (!ev) {
-		mutex_unlock(&rt_event_lock);
-		return -ENODEV;
-	}
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->name, ev->type.type);
 	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
 	seq_putc(m, '\n');
 	rt_format_fields(m, ev->fields, ev->nr_fields);
 	seq_printf(m, "\nprint fmt: %s\n", ev->print_fmt);
-	mutex_unlock(&rt_event_lock);
-	return 0;
+}
+
+static int rt_ev_format_show(struct seq_file *m, void *v)
+{
+	return rt_ev_show(m, rt_ev_format_print);
+}
+
+static void rt_ev_filter_print(struct seq_file *m, void *obj)
+{
+	struct rt_event *ev = obj;
+	struct rt_filter *f;
+
+	f = rcu_dereference_protected(ev->filter,
+				      lockdep_is_held(&rt_event_lock));
+	seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
 }
 
 static int rt_ev_filter_show(struct seq_file *m, void *v)
 {
-	struct rt_event *ev;
-	struct rt_filter *f;
-	int ret = 0;
-
-	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(m->file);
-	if (ev) {
-		f = rcu_dereference_protected(ev->filter,
-					      lockdep_is_held(&rt_event_lock));
-		seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
-	} else {
-		ret = -ENODEV;
-	}
-	mutex_unlock(&rt_event_lock);
-	return ret;
+	return rt_ev_show(m, rt_ev_filter_print);
 }
 
 static int rt_event_compile(struct rt_event *ev, const char *text,
@@ -399,7 +373,7 @@ static ssize_t rt_ev_filter_write(struct file *file, const char __user *ubuf,
 
 	/* Compiled under the lock: the fields belong to the event. */
 	mutex_lock(&rt_event_lock);
-	ev = rt_ev_file_obj(file);
+	ev = rt_file_obj(file, &rt_event_lock);
 	if (!ev || !ev->sys)
 		ret = -ENODEV;
 	else if (*text && strcmp(text, "0"))
@@ -464,7 +438,7 @@ static void rt_event_system_put(struct rt_event_system *sys)
 		return;
 	}
 	list_del(&sys->list);
-	rt_ev_file_revoke(sys->enable_file);
+	rt_file_revoke(sys->enable_file, &rt_event_lock);
 	mutex_unlock(&rt_event_lock);
 	tracefs_remove(sys->dir);
 	kfree(sys->name);
@@ -580,7 +554,7 @@ int rt_event_remove(struct rt_event *ev)
 	ev->sys = NULL;
 	list_del(&ev->list);
 	for (i = 0; i < RT_EVENT_NR_FILES; i++)
-		rt_ev_file_revoke(ev->files[i]);
+		rt_file_revoke(ev->files[i], &rt_event_lock);
 	f = rcu_replace_pointer(ev->filter, NULL,
 				lockdep_is_held(&rt_event_lock));
 	mutex_unlock(&rt_event_lock);
