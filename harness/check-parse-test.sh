@@ -177,6 +177,16 @@ judge mttcg 0 "$filters" "${boot[@]}" "RETRACE-PLAN 3" \
 	"[PASS] 40function/all_functions (130s)" "${tail_ok[@]}"
 check "all filter entries matched: clean" counts 8 0 0
 
+# "!" entries: each must have left out a test, and none of those may run.
+filters='!40function/toggle_stress,!45graph/nosuch'
+judge single 0 "$filters" "${boot[@]}" "RETRACE-EXCLUDED 40function/toggle_stress" \
+	"RETRACE-PLAN 1" "[PASS] 00basic/files (0s)" "${tail_ok[@]}"
+check "an exclusion that left out nothing fails" is 'single/filter:!45graph/nosuch' FAIL
+check "an exclusion that left out a test is no failure" counts 6 1 0
+judge single 0 '!40function/toggle_stress' "${boot[@]}" "RETRACE-EXCLUDED 40function/toggle_stress" \
+	"RETRACE-PLAN 1" "[PASS] 40function/toggle_stress (0s)" "${tail_ok[@]}"
+check "an excluded test that ran fails" is 'single/filter:!40function/toggle_stress' FAIL
+
 # A test's own indented output never counts as a result line.
 judge single 0 "" "${boot[@]}" "RETRACE-PLAN 1" "[FAIL] 00basic/files (0s)" \
 	"    [PASS] 00basic/other (0s)" "RETRACE-STATUS 1" "RETRACE-TESTS-DONE rc=1"

@@ -15,7 +15,8 @@
 #   NAME/runner-status  "RETRACE-STATUS 0" (the runner's exit status)
 #   NAME/run-completed  the RETRACE-TESTS-DONE end marker
 #   NAME/console-clean  no kernel splat ($JUDGE_SPLAT)
-#   NAME/filter:F       (FAIL only) no test name contains filter entry F
+#   NAME/filter:F       (FAIL only) no test name contains filter entry F;
+#                       for "!F", no test was left out for it, or one ran
 # and prints a [FAIL] line with evidence for each failure.  Safe under
 # set -e; returns 0.
 
@@ -120,6 +121,20 @@ judge_log() {
 	for f in "${flist[@]}"; do
 		[ -n "$f" ] || continue
 		found=0
+		case $f in
+		!*)	# An exclusion: the runner names each test it left
+			# out, and none of them may have run.
+			why=
+			grep -aq "^RETRACE-EXCLUDED .*${f#!}" "$log" || why="excluded no test"
+			for t in "${names[@]}"; do
+				case $t in *"${f#!}"*) why="ran $t"; break ;; esac
+			done
+			if [ -n "$why" ]; then
+				echo "[FAIL] $name/filter:$f (rt.filter entry '$f' $why)"
+				record "$name/filter:$f" FAIL
+			fi
+			continue ;;
+		esac
 		for t in "${names[@]}"; do
 			case $t in *"$f"*) found=1; break ;; esac
 		done

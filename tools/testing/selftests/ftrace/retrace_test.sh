@@ -15,7 +15,7 @@
 # a failure.  When a test ends (or times out), its whole process group
 # is killed, background jobs included.
 #
-# usage: retrace_test.sh [-t SECS] [PATTERN...]
+# usage: retrace_test.sh [-t SECS] [PATTERN...] [!PATTERN...]
 
 TRACING=${TRACING:-/sys/kernel/debug/tracing}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,22 +30,37 @@ set +m
 [ -d "$TRACING" ] || { echo "no tracing directory at $TRACING"; exit 1; }
 command -v setsid >/dev/null || { echo "no setsid command"; exit 1; }
 
-# selected NAME [PATTERN...]: NAME contains one of the PATTERNs, or none given.
+# selected NAME [PATTERN...]: NAME contains none of the "!PATTERN"s and,
+# when plain PATTERNs are given, one of them.
 selected() {
 	_n=$1
 	shift
-	[ $# -eq 0 ] && return 0
+	_want=0
+	_hit=1
 	for _p in "$@"; do
-		case $_n in *$_p*) return 0 ;; esac
+		case $_p in
+		!*) case $_n in *"${_p#!}"*) return 1 ;; esac ;;
+		*) _want=1; case $_n in *$_p*) _hit=0 ;; esac ;;
+		esac
 	done
-	return 1
+	[ $_want = 0 ] && return 0
+	return $_hit
 }
 
 planned=0
 for tc in "$HERE"/test.d/*/*.tc; do
 	[ -f "$tc" ] || continue
 	name=${tc#"$HERE"/test.d/}
-	selected "${name%.tc}" "$@" && planned=$((planned + 1))
+	if selected "${name%.tc}" "$@"; then
+		planned=$((planned + 1))
+	else
+		# The judge checks that each "!" entry left out a real test.
+		for _p in "$@"; do
+			case $_p in !*) case ${name%.tc} in *"${_p#!}"*)
+				echo "RETRACE-EXCLUDED ${name%.tc}" ;; esac ;;
+			esac
+		done
+	fi
 done
 echo "RETRACE-PLAN $planned"
 
