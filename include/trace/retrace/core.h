@@ -99,6 +99,13 @@ enum rt_option {
  * @dir:         its tracing directory
  * @tracer:      the current tracer, under rt_trace_lock
  * @max_latency: tracing_max_latency, in microseconds
+ * @on:          its tracing_on switch: read locklessly by every
+ *               record, written from any context (tracing_on() and
+ *               tracing_off() for the top level)
+ * @name:        an instance's directory name; NULL for the top level
+ * @ref:         open files of an instance (core/instance.c), under
+ *               rt_instances_lock; rmdir refuses while it is not 0
+ * @list:        in the list of instances, under rt_instances_lock
  *
  * A buffer that was swapped out stays valid for writers in flight:
  * they hold preemption disabled from reserve to commit, so once
@@ -120,6 +127,10 @@ struct rt_instance {
 	int			pipe_waiting;
 	struct irq_work		pipe_work;
 	wait_queue_head_t	pipe_wq;
+	int			on;
+	const char		*name;
+	int			ref;
+	struct list_head	list;
 };
 
 static inline bool rt_opt(const struct rt_instance *tr, enum rt_option o)
@@ -216,6 +227,8 @@ struct rt_tracer_opt {
  * @no_stacks: the stacktrace options would break its output (records
  *        it pairs up), so commits make no stack records while it is
  *        current
+ * @instances: it may also run in an instance (instances/NAME), not
+ *        only at the top level
  * @list: entry in the registry
  */
 struct rt_tracer {
@@ -233,6 +246,7 @@ struct rt_tracer {
 					 struct seq_buf *s);
 	bool		use_max;
 	bool		no_stacks;
+	bool		instances;
 	/* The core's: */
 	unsigned long	opts_state;	/* its option bits (rt_trace_lock) */
 	void		*opt_files;	/* its options/ files (options.c) */
@@ -461,6 +475,16 @@ static inline int rt_file_lockdown(void)
 	return security_locked_down(LOCKDOWN_TRACEFS);
 }
 
+/* The file_operations of a single_open() seq_file. */
+#define RT_SEQ_FOPS_STRUCT(name, writer, rel)				\
+static const struct file_operations name##_fops = {			\
+	.open		= name##_open,					\
+	.read		= seq_read,					\
+	.write		= writer,					\
+	.llseek		= seq_lseek,					\
+	.release	= rel,						\
+}
+
 /* file_operations for a seq_file shown by name##_show, written by @writer. */
 #define RT_SEQ_FOPS(name, writer)					\
 static int name##_open(struct inode *inode, struct file *file)		\
@@ -470,13 +494,7 @@ static int name##_open(struct inode *inode, struct file *file)		\
 	return ret ? ret : single_open(file, name##_show,		\
 				       inode->i_private);		\
 }									\
-static const struct file_operations name##_fops = {			\
-	.open		= name##_open,					\
-	.read		= seq_read,					\
-	.write		= writer,					\
-	.llseek		= seq_lseek,					\
-	.release	= single_release,				\
-}
+RT_SEQ_FOPS_STRUCT(name, writer, single_release)
 
 /* Bumped whenever current_tracer changes; trace_pipe readers see EOF. */
 extern atomic_t rt_tracer_generation;

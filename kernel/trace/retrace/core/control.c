@@ -68,9 +68,13 @@ static ssize_t rt_current_tracer_write(struct file *file,
 	return ret ? ret : cnt;
 }
 
-static void rt_show_tracer_name(struct rt_tracer *t, void *m)
+/* An instance lists only the tracers it can run. */
+static void rt_show_tracer_name(struct rt_tracer *t, void *arg)
 {
-	seq_printf(m, "%s ", t->name);
+	struct seq_file *m = arg;
+
+	if (t->instances || m->private == rt_top_instance())
+		seq_printf(m, "%s ", t->name);
 }
 
 static int rt_available_tracers_show(struct seq_file *m, void *v)
@@ -86,7 +90,7 @@ static int rt_available_tracers_show(struct seq_file *m, void *v)
 
 static int rt_tracing_on_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%d\n", tracing_is_on());
+	seq_printf(m, "%d\n", READ_ONCE(((struct rt_instance *)m->private)->on));
 	return 0;
 }
 
@@ -98,10 +102,7 @@ static ssize_t rt_tracing_on_write(struct file *file, const char __user *ubuf,
 
 	if (ret)
 		return ret;
-	if (v)
-		tracing_on();
-	else
-		tracing_off();
+	WRITE_ONCE(rt_file_tr(file)->on, !!v);
 	return cnt;
 }
 
@@ -169,14 +170,31 @@ static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
 	return rt_buffer_size_set(rt_file_tr(file), -1, ubuf, cnt);
 }
 
-/* per_cpu/cpuN/buffer_size_kb: one CPU's ring of the top instance. */
+/*
+ * per_cpu/cpuN/FILE keeps its instance in i_private; N comes from the
+ * directory's name (tracefs never renames).
+ */
+static int rt_file_cpu(const struct file *file)
+{
+	const char *name = file_dentry(file)->d_parent->d_name.name;
+	int cpu;
+
+	if (strncmp(name, "cpu", 3) || kstrtoint(name + 3, 10, &cpu) ||
+	    cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -1;
+	return cpu;
+}
+
+/* per_cpu/cpuN/buffer_size_kb: one CPU's ring. */
 static int rt_cpu_buffer_size_show(struct seq_file *m, void *v)
 {
-	int cpu = (long)m->private;
+	struct rt_instance *tr = m->private;
+	int cpu = rt_file_cpu(m->file);
 
+	if (cpu < 0)
+		return -ENODEV;
 	mutex_lock(&rt_trace_lock);
-	seq_printf(m, "%lu\n",
-		   rt_buffer_size_cpu(rt_top_instance()->buffer, cpu) >> 10);
+	seq_printf(m, "%lu\n", rt_buffer_size_cpu(tr->buffer, cpu) >> 10);
 	mutex_unlock(&rt_trace_lock);
 	return 0;
 }
@@ -185,8 +203,11 @@ static ssize_t rt_cpu_buffer_size_write(struct file *file,
 					const char __user *ubuf, size_t cnt,
 					loff_t *ppos)
 {
-	return rt_buffer_size_set(rt_top_instance(),
-				  (long)file_inode(file)->i_private, ubuf, cnt);
+	int cpu = rt_file_cpu(file);
+
+	if (cpu < 0)
+		return -ENODEV;
+	return rt_buffer_size_set(rt_file_tr(file), cpu, ubuf, cnt);
 }
 
 /* ---- tracing_cpumask ------------------------------------------------- */
@@ -432,10 +453,13 @@ static int rt_readme_show(struct seq_file *m, void *v)
 
 static int rt_cpu_stats_show(struct seq_file *m, void *v)
 {
-	int cpu = (long)m->private;
+	struct rt_instance *tr = m->private;
+	int cpu = rt_file_cpu(m->file);
 	struct rt_rb_stats st;
 
-	rt_buffer_stats(rt_top.buffer, cpu, &st);
+	if (cpu < 0)
+		return -ENODEV;
+	rt_buffer_stats(tr->buffer, cpu, &st);
 	seq_printf(m, "entries: %llu\noverrun: %llu\ndropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
 		   st.entries, st.overrun, st.dropped, st.read, st.written,
 		   st.nr_pages);
@@ -444,51 +468,58 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 
 /* ---- plumbing ------------------------------------------------------------ */
 
-RT_SEQ_FOPS(rt_current_tracer, rt_current_tracer_write);
-RT_SEQ_FOPS(rt_available_tracers, NULL);
-RT_SEQ_FOPS(rt_tracing_on, rt_tracing_on_write);
-RT_SEQ_FOPS(rt_buffer_size, rt_buffer_size_write);
-RT_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
+RT_TR_SEQ_FOPS(rt_current_tracer, rt_current_tracer_write);
+RT_TR_SEQ_FOPS(rt_available_tracers, NULL);
+RT_TR_SEQ_FOPS(rt_tracing_on, rt_tracing_on_write);
+RT_TR_SEQ_FOPS(rt_buffer_size, rt_buffer_size_write);
+RT_TR_SEQ_FOPS(rt_cpumask, rt_cpumask_write);
+RT_TR_SEQ_FOPS(rt_options, rt_options_write);
+RT_TR_SEQ_FOPS(rt_cpu_stats, NULL);
+RT_TR_SEQ_FOPS(rt_cpu_buffer_size, rt_cpu_buffer_size_write);
 RT_SEQ_FOPS(rt_max_latency, rt_max_latency_write);
 RT_SEQ_FOPS(rt_thresh, rt_thresh_write);
-RT_SEQ_FOPS(rt_options, rt_options_write);
-RT_SEQ_FOPS(rt_cpu_stats, NULL);
-RT_SEQ_FOPS(rt_cpu_buffer_size, rt_cpu_buffer_size_write);
 RT_SEQ_FOPS(rt_readme, NULL);
 
-/* The files of @tr's directory; those that act on @tr get it as data. */
-void __init rt_create_control_files(struct rt_instance *tr)
+/*
+ * The files of @tr's directory, each with @tr as its data.  The latency
+ * files and README are the top level's only: no latency tracer runs in
+ * an instance.
+ */
+void rt_create_control_files(struct rt_instance *tr)
 {
 	struct dentry *dir = tr->dir;
 	struct dentry *per_cpu;
 	char name[16];
-	long cpu;
+	int cpu;
 
 	tracefs_create_file("current_tracer", 0644, dir, tr,
 			    &rt_current_tracer_fops);
-	tracefs_create_file("available_tracers", 0444, dir, NULL,
+	tracefs_create_file("available_tracers", 0444, dir, tr,
 			    &rt_available_tracers_fops);
-	tracefs_create_file("tracing_on", 0644, dir, NULL, &rt_tracing_on_fops);
+	tracefs_create_file("tracing_on", 0644, dir, tr, &rt_tracing_on_fops);
 	tracefs_create_file("buffer_size_kb", 0644, dir, tr,
 			    &rt_buffer_size_fops);
 	tracefs_create_file("tracing_cpumask", 0644, dir, tr,
 			    &rt_cpumask_fops);
-	tracefs_create_file("tracing_thresh", 0644, dir, NULL, &rt_thresh_fops);
-	tracefs_create_file("tracing_max_latency", 0644, dir, tr,
-			    &rt_max_latency_fops);
 	tracefs_create_file("trace_options", 0644, dir, tr,
 			    &rt_options_fops);
-	tracefs_create_file("README", 0444, dir, NULL, &rt_readme_fops);
+	if (tr == rt_top_instance()) {
+		tracefs_create_file("tracing_thresh", 0644, dir, NULL,
+				    &rt_thresh_fops);
+		tracefs_create_file("tracing_max_latency", 0644, dir, tr,
+				    &rt_max_latency_fops);
+		tracefs_create_file("README", 0444, dir, NULL,
+				    &rt_readme_fops);
+	}
 
 	per_cpu = tracefs_create_dir("per_cpu", dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *d;
 
-		snprintf(name, sizeof(name), "cpu%ld", cpu);
+		snprintf(name, sizeof(name), "cpu%d", cpu);
 		d = tracefs_create_dir(name, per_cpu);
-		tracefs_create_file("stats", 0444, d, (void *)cpu,
-				    &rt_cpu_stats_fops);
-		tracefs_create_file("buffer_size_kb", 0644, d, (void *)cpu,
+		tracefs_create_file("stats", 0444, d, tr, &rt_cpu_stats_fops);
+		tracefs_create_file("buffer_size_kb", 0644, d, tr,
 				    &rt_cpu_buffer_size_fops);
 	}
 }

@@ -17,11 +17,10 @@
 #include <trace/retrace/core.h>
 #include "internal.h"
 
-#define RT_DEFAULT_BUFFER_BYTES	(1408UL * 1024)
-
 /* The top-level instance: /sys/kernel/tracing. */
 struct rt_instance rt_top = {
-	.options = BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE),
+	.options = RT_OPT_DEFAULTS,
+	.on = 1,
 };
 EXPORT_SYMBOL_GPL(rt_top);
 
@@ -29,17 +28,17 @@ EXPORT_SYMBOL_GPL(rt_top);
 DEFINE_MUTEX(rt_trace_lock);
 atomic_t rt_tracer_generation = ATOMIC_INIT(0);
 
-/*
- * tracing_on: read locklessly on every record, written under no lock
- * by tracing_on()/tracing_off() which may be called from any context.
- */
-static int rt_tracing_enabled = 1;
-
 static LIST_HEAD(rt_tracers);
 
 static struct rt_tracer rt_nop_tracer = {
 	.name = "nop",
+	.instances = true,
 };
+
+struct rt_tracer *rt_nop_tracer_ptr(void)
+{
+	return &rt_nop_tracer;
+}
 
 static struct rt_event_type *rt_event_types[RT_TYPE_MAX];
 static unsigned int rt_next_type;	/* offset from RT_TYPE_FIRST_DYNAMIC */
@@ -47,35 +46,36 @@ static DEFINE_MUTEX(rt_types_lock);
 
 
 /**
- * tracing_on - let records into the trace buffer
+ * tracing_on - let records into the top-level trace buffer
  *
- * Safe from any context.
+ * Safe from any context.  Instances have their own switch, their
+ * tracing_on file.
  */
 void tracing_on(void)
 {
-	WRITE_ONCE(rt_tracing_enabled, 1);
+	WRITE_ONCE(rt_top.on, 1);
 }
 EXPORT_SYMBOL_GPL(tracing_on);
 
 /**
- * tracing_off - keep records out of the trace buffer
+ * tracing_off - keep records out of the top-level trace buffer
  *
  * Safe from any context; what is in the buffer stays there.
  */
 void tracing_off(void)
 {
-	WRITE_ONCE(rt_tracing_enabled, 0);
+	WRITE_ONCE(rt_top.on, 0);
 }
 EXPORT_SYMBOL_GPL(tracing_off);
 
 /**
- * tracing_is_on - report the tracing_on switch
+ * tracing_is_on - report the top level's tracing_on switch
  *
  * Return: 1 when records are let in, else 0.
  */
 int tracing_is_on(void)
 {
-	return READ_ONCE(rt_tracing_enabled);
+	return READ_ONCE(rt_top.on);
 }
 EXPORT_SYMBOL_GPL(tracing_is_on);
 
@@ -83,12 +83,12 @@ EXPORT_SYMBOL_GPL(tracing_is_on);
  * rt_recording - whether a record made now on this CPU would be kept
  * @tr: the instance
  *
- * Return: false when tracing is off, the buffer is missing, or this CPU
- * is outside tracing_cpumask.  Call with preemption disabled.
+ * Return: false when @tr's tracing is off, the buffer is missing, or
+ * this CPU is outside tracing_cpumask.  Call with preemption disabled.
  */
 bool notrace rt_recording(struct rt_instance *tr)
 {
-	return READ_ONCE(rt_tracing_enabled) && READ_ONCE(tr->buffer) &&
+	return READ_ONCE(tr->on) && READ_ONCE(tr->buffer) &&
 	       cpumask_test_cpu(raw_smp_processor_id(), tr->cpumask);
 }
 EXPORT_SYMBOL_GPL(rt_recording);
@@ -227,6 +227,11 @@ void rt_reset_all_buffers(void)
 		memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 		mutex_unlock(&rt_max_lock);
 	}
+	/* Instances have no latency tracer, so no snapshot. */
+	mutex_lock(&rt_instances_lock);
+	list_for_each_entry(tr, &rt_instances, list)
+		rt_buffer_reset(tr->buffer);
+	mutex_unlock(&rt_instances_lock);
 }
 EXPORT_SYMBOL_GPL(rt_reset_all_buffers);
 
@@ -292,16 +297,23 @@ EXPORT_SYMBOL_GPL(rt_register_tracer);
  * rt_unregister_tracer - remove a tracer, e.g. when its module unloads
  * @t: a tracer added with rt_register_tracer()
  *
- * If it is the current tracer, tracing falls back to nop first.
+ * Wherever it is the current tracer, tracing falls back to nop first.
  */
 void rt_unregister_tracer(struct rt_tracer *t)
 {
+	struct rt_instance *tr;
+
+	mutex_lock(&rt_instances_lock);
 	mutex_lock(&rt_trace_lock);
 	if (rt_top.tracer == t)
 		rt_set_tracer(&rt_top, "nop");
+	list_for_each_entry(tr, &rt_instances, list)
+		if (tr->tracer == t)
+			rt_set_tracer(tr, "nop");
 	list_del(&t->list);
 	rt_options_revoke_tracer(t);
 	mutex_unlock(&rt_trace_lock);
+	mutex_unlock(&rt_instances_lock);
 	rt_options_remove_tracer(t);
 	/* A reader may still be in t->print_line (output.c). */
 	synchronize_rcu();
@@ -329,7 +341,8 @@ void rt_walk_tracers(rt_tracer_fn fn, void *arg)
 /*
  * Switch @tr's tracer; caller holds rt_trace_lock.  A tracer whose init
  * fails leaves the old one running: it is reset only once the new one
- * started, so a refusal costs nothing.
+ * started, so a refusal costs nothing.  In an instance, only tracers
+ * that allow it exist (-EINVAL for the others).
  */
 int rt_set_tracer(struct rt_instance *tr, const char *name)
 {
@@ -341,7 +354,7 @@ int rt_set_tracer(struct rt_instance *tr, const char *name)
 	list_for_each_entry(t, &rt_tracers, list)
 		if (!strcmp(t->name, name))
 			found = t;
-	if (!found)
+	if (!found || (tr != &rt_top && !found->instances))
 		return -EINVAL;
 	if (found == old)
 		return 0;
@@ -389,14 +402,7 @@ static int __init rt_core_init(void)
 {
 	struct rt_instance *tr = &rt_top;
 
-	if (!zalloc_cpumask_var(&tr->cpumask, GFP_KERNEL))
-		return -ENOMEM;
-	cpumask_copy(tr->cpumask, cpu_possible_mask);
-	rt_pipe_init(tr);
-
-	tr->buffer = rt_buffer_alloc(RT_DEFAULT_BUFFER_BYTES,
-				     rt_opt(tr, RT_OPT_OVERWRITE));
-	if (!tr->buffer) {
+	if (rt_instance_init(tr, RT_DEFAULT_BUFFER_BYTES)) {
 		pr_err("cannot allocate the trace buffer\n");
 		return -ENOMEM;
 	}
@@ -406,11 +412,8 @@ static int __init rt_core_init(void)
 	/* The core's own files; every other unit adds its own later. */
 	rt_create_mount_points();
 	tr->dir = NULL;		/* the tracefs root */
-	rt_create_control_files(tr);
-	rt_create_trace_files(tr);
-	rt_create_print_files(tr);
-	rt_create_clock_files(tr);
-	rt_create_options_dir(tr);
+	rt_instance_create_files(tr);
+	rt_create_instances_dir();
 	pr_info("tracing ready, %lu KiB per CPU\n",
 		rt_buffer_size(tr->buffer) >> 10);
 	return 0;

@@ -11,7 +11,11 @@ struct seq_file;
 struct task_struct;
 
 
+#define RT_DEFAULT_BUFFER_BYTES	(1408UL * 1024)
+#define RT_OPT_DEFAULTS		(BIT(RT_OPT_PRINT_PARENT) | BIT(RT_OPT_OVERWRITE))
+
 int rt_set_tracer(struct rt_instance *tr, const char *name);
+struct rt_tracer *rt_nop_tracer_ptr(void);
 bool rt_tracer_is_nop(struct rt_instance *tr);
 const char *rt_current_tracer_name(struct rt_instance *tr);
 typedef void (*rt_tracer_fn)(struct rt_tracer *t, void *arg);
@@ -40,6 +44,43 @@ void rt_pipe_arm(struct rt_instance *tr);
 void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);
+
+/* instance.c: instances/NAME and the lifetime of instance files. */
+extern struct mutex rt_instances_lock;
+extern struct list_head rt_instances;
+int rt_instance_init(struct rt_instance *tr, unsigned long bytes_per_cpu);
+void rt_instance_create_files(struct rt_instance *tr);
+void rt_create_instances_dir(void);
+int rt_instance_get(struct rt_instance *tr);
+void rt_instance_put(struct rt_instance *tr);
+
+/*
+ * file_operations for a seq_file of an instance's directory: i_private
+ * is the instance, pinned while the file is open (instance.c).
+ */
+#define RT_TR_SEQ_FOPS(name, writer)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	int ret = rt_file_lockdown();					\
+									\
+	if (!ret)							\
+		ret = rt_instance_get(inode->i_private);		\
+	if (ret)							\
+		return ret;						\
+	ret = single_open(file, name##_show, inode->i_private);		\
+	if (ret)							\
+		rt_instance_put(inode->i_private);			\
+	return ret;							\
+}									\
+static int name##_release(struct inode *inode, struct file *file)	\
+{									\
+	struct rt_instance *tr = ((struct seq_file *)file->private_data)->private; \
+									\
+	single_release(inode, file);					\
+	rt_instance_put(tr);						\
+	return 0;							\
+}									\
+RT_SEQ_FOPS_STRUCT(name, writer, name##_release)
 
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);

@@ -8,6 +8,12 @@
  * selected.  Two tracers owning one name share no file: the first to
  * register gets it.
  *
+ * Every instance has its own options/ with the core's options.  A core
+ * option file keeps its instance in i_private, pinned while the file
+ * is open (instance.c), and finds its option by its own name.
+ * Tracers' options are the top level's only (nop, the one tracer an
+ * instance runs, has none).
+ *
  * Files that outlive their tracer: a tracer in a module unregisters
  * while its files may be open.  They follow core.h's revocable-file
  * protocol with rt_trace_lock: i_private is each file's struct
@@ -26,42 +32,83 @@
 #include <linux/uaccess.h>
 #include "internal.h"
 
+/* Anything but 0 or 1, a huge number too, is EINVAL. */
+static int rt_opt_parse(const char __user *ubuf, size_t cnt, bool *on)
+{
+	unsigned long v;
+
+	if (kstrtoul_from_user(ubuf, cnt, 10, &v) || v > 1)
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
+/* ---- the core's options, in every instance ---------------------------- */
+
+/* The RT_OPT_* a core option file is named after. */
+static int rt_core_opt_index(const struct file *file)
+{
+	return match_string(rt_option_names, RT_OPT_NR,
+			    file_dentry(file)->d_name.name);
+}
+
+static int rt_core_opt_show(struct seq_file *m, void *v)
+{
+	int i = rt_core_opt_index(m->file);
+
+	if (i < 0)
+		return -ENODEV;
+	seq_printf(m, "%d\n", rt_opt(m->private, i));
+	return 0;
+}
+
+static ssize_t rt_core_opt_write(struct file *file, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct rt_instance *tr = ((struct seq_file *)file->private_data)->private;
+	int i = rt_core_opt_index(file), ret;
+	bool on;
+
+	ret = rt_opt_parse(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	if (i < 0)
+		return -ENODEV;
+	mutex_lock(&rt_trace_lock);
+	rt_set_core_option(tr, i, on);
+	mutex_unlock(&rt_trace_lock);
+	return cnt;
+}
+
+RT_TR_SEQ_FOPS(rt_core_opt, rt_core_opt_write);
+
+/* ---- tracers' options, at the top level -------------------------------- */
+
 /*
- * @tracer: the owner, or NULL for a core option
- * @opt:    the tracer's option (when @tracer)
- * @index:  RT_OPT_* (when not @tracer)
+ * @tracer: the owner
+ * @opt:    the tracer's option
  * @dentry: the file, NULL if it could not be made
  */
 struct rt_opt_file {
 	struct rt_tracer		*tracer;
 	const struct rt_tracer_opt	*opt;
-	unsigned int			index;
 	struct dentry			*dentry;
 };
 
-static struct rt_opt_file rt_core_opt_files[RT_OPT_NR];
 static struct dentry *rt_options_dir;
-static struct rt_instance *rt_options_tr;
 
 static int rt_opt_file_show(struct seq_file *m, void *v)
 {
-	struct rt_instance *tr = rt_options_tr;
 	struct rt_opt_file *f;
 	int ret = 0;
-	bool on;
 
 	mutex_lock(&rt_trace_lock);
 	f = rt_file_obj(m->file, &rt_trace_lock);
-	if (!f) {
+	if (!f)
 		ret = -ENODEV;
-	} else {
-		/* tr->tracer_opts is a copy of the current tracer's state. */
-		if (f->tracer)
-			on = test_bit(f->opt->bit, &f->tracer->opts_state);
-		else
-			on = rt_opt(tr, f->index);
-		seq_printf(m, "%d\n", on);
-	}
+	else
+		seq_printf(m, "%d\n",
+			   test_bit(f->opt->bit, &f->tracer->opts_state));
 	mutex_unlock(&rt_trace_lock);
 	return ret;
 }
@@ -69,22 +116,20 @@ static int rt_opt_file_show(struct seq_file *m, void *v)
 static ssize_t rt_opt_file_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	struct rt_instance *tr = rt_options_tr;
 	struct rt_opt_file *f;
-	unsigned long v;
-	int ret = 0;
+	int ret;
+	bool on;
 
-	/* Anything but 0 or 1, a huge number too, is EINVAL. */
-	if (kstrtoul_from_user(ubuf, cnt, 10, &v) || v > 1)
-		return -EINVAL;
+	ret = rt_opt_parse(ubuf, cnt, &on);
+	if (ret)
+		return ret;
 	mutex_lock(&rt_trace_lock);
 	f = rt_file_obj(file, &rt_trace_lock);
 	if (!f)
 		ret = -ENODEV;
-	else if (f->tracer)
-		ret = rt_set_tracer_option(tr, f->tracer, f->opt, v);
 	else
-		rt_set_core_option(tr, f->index, v);
+		ret = rt_set_tracer_option(rt_top_instance(), f->tracer,
+					   f->opt, on);
 	mutex_unlock(&rt_trace_lock);
 	return ret ? ret : cnt;
 }
@@ -113,22 +158,20 @@ static struct dentry *rt_opt_file_create(const char *name,
 				   &rt_opt_file_fops);
 }
 
-void __init rt_create_options_dir(struct rt_instance *tr)
+void rt_create_options_dir(struct rt_instance *tr)
 {
+	struct dentry *dir = tracefs_create_dir("options", tr->dir);
 	unsigned int i;
 
-	rt_options_tr = tr;
-	rt_options_dir = tracefs_create_dir("options", tr->dir);
-	if (!rt_options_dir) {
+	if (IS_ERR_OR_NULL(dir)) {
 		pr_warn("no options directory\n");
 		return;
 	}
-	for (i = 0; i < RT_OPT_NR; i++) {
-		rt_core_opt_files[i].index = i;
-		rt_core_opt_files[i].dentry =
-			rt_opt_file_create(rt_option_names[i],
-					   &rt_core_opt_files[i]);
-	}
+	for (i = 0; i < RT_OPT_NR; i++)
+		tracefs_create_file(rt_option_names[i], 0644, dir, tr,
+				    &rt_core_opt_fops);
+	if (tr == rt_top_instance())
+		rt_options_dir = dir;
 }
 
 /* After @t joined the tracer list; a failure only costs its files. */

@@ -157,7 +157,7 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 
 	if (!cnt)
 		return 0;
-	if (!tracing_is_on())
+	if (!READ_ONCE(tr->on))
 		return -EBADF;
 	size = sizeof(*e) + len + 1;
 	pc = preempt_count();
@@ -187,13 +187,22 @@ static int rt_marker_open(struct inode *inode, struct file *file)
 {
 	int ret = rt_file_lockdown();
 
+	if (!ret)
+		ret = rt_instance_get(inode->i_private);
 	return ret ? ret : simple_open(inode, file);
 }
 
+static int rt_marker_release(struct inode *inode, struct file *file)
+{
+	rt_instance_put(file->private_data);
+	return 0;
+}
+
 static const struct file_operations rt_marker_fops = {
-	.open	= rt_marker_open,
-	.write	= rt_marker_write,
-	.llseek	= noop_llseek,
+	.open		= rt_marker_open,
+	.write		= rt_marker_write,
+	.release	= rt_marker_release,
+	.llseek		= noop_llseek,
 };
 
 /*
@@ -253,9 +262,11 @@ void ftrace_dump(enum ftrace_dump_mode mode)
 }
 EXPORT_SYMBOL_GPL(ftrace_dump);
 
-void __init rt_create_print_files(struct rt_instance *tr)
+void rt_create_print_files(struct rt_instance *tr)
 {
-	rt_register_event_type(&rt_printk_type);
-	rt_register_event_type(&rt_marker_type);
+	if (tr == &rt_top) {
+		rt_register_event_type(&rt_printk_type);
+		rt_register_event_type(&rt_marker_type);
+	}
 	tracefs_create_file("trace_marker", 0644, tr->dir, tr, &rt_marker_fops);
 }

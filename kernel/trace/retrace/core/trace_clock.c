@@ -82,16 +82,17 @@ static ssize_t rt_trace_clock_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : cnt;
 }
 
-RT_SEQ_FOPS(rt_trace_clock, rt_trace_clock_write);
+RT_TR_SEQ_FOPS(rt_trace_clock, rt_trace_clock_write);
 
 static struct rt_readme_part rt_trace_clock_readme = {
 	.text = "  trace_clock          local (per CPU), global (ordered across CPUs)\n"
 		"                       or counter; a change empties the buffer\n",
 };
 
-void __init rt_create_clock_files(struct rt_instance *tr)
+void rt_create_clock_files(struct rt_instance *tr)
 {
 	tracefs_create_file("trace_clock", 0644, tr->dir, tr,
 			    &rt_trace_clock_fops);
-	rt_readme_add(&rt_trace_clock_readme);
+	if (tr == &rt_top)
+		rt_readme_add(&rt_trace_clock_readme);
 }

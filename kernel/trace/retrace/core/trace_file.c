@@ -370,6 +370,8 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 	struct rt_reader *r;
 	int ret = rt_file_lockdown();
 
+	if (!ret)
+		ret = rt_instance_get(tr);
 	if (ret)
 		return ret;
 	if (!consume && (file->f_mode & FMODE_WRITE) &&
@@ -378,8 +380,10 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	r = rt_reader_alloc(tr, consume);
-	if (!r)
+	if (!r) {
+		rt_instance_put(tr);
 		return -ENOMEM;
+	}
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
@@ -397,6 +401,8 @@ static int rt_pipe_open(struct inode *inode, struct file *file)
 static int rt_trace_release(struct inode *inode, struct file *file)
 {
 	rt_reader_free(file->private_data);
+	/* Pinned since open: i_private is still the instance. */
+	rt_instance_put(inode->i_private);
 	return 0;
 }
 
@@ -539,7 +545,7 @@ static const struct file_operations rt_pipe_fops = {
 	.llseek		= noop_llseek,
 };
 
-void __init rt_create_trace_files(struct rt_instance *tr)
+void rt_create_trace_files(struct rt_instance *tr)
 {
 	tracefs_create_file("trace", 0644, tr->dir, tr, &rt_trace_fops);
 	tracefs_create_file("trace_pipe", 0444, tr->dir, tr, &rt_pipe_fops);

@@ -49,6 +49,8 @@
  *                               write (0: the failure was injected)
  *   rtio asuser UID CMD [ARG]   runs CMD with uid and gid UID and no
  *                               supplementary groups (execvp)
+ *   rtio mkdir DIR, rmdir DIR   one mkdir() (mode 0755) or rmdir();
+ *                               prints OK or the errno name
  */
 #define _GNU_SOURCE	/* memrchr */
 #include <errno.h>
@@ -62,6 +64,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *errname(int e)
@@ -224,8 +227,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio write|writeln|append|trunc|readnb|readn|readfd|writefd|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "mkdir") || !strcmp(argv[1], "rmdir")) {
+		int r = argv[1][0] == 'm' ? mkdir(argv[2], 0755) : rmdir(argv[2]);
+
+		printf("%s\n", r ? errname(errno) : "OK");
+		return 0;
 	}
 	if (!strcmp(argv[1], "asuser")) {
 		uid_t id = atoi(argv[2]);
