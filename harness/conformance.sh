@@ -141,9 +141,18 @@ if [ "${CONF_UPDATE:-0}" = 1 ]; then
 		sed -n '/^#/p; /^#/!q' "$RECORD"
 		while IFS=$'\t' read -r r f w; do
 			# Hand-written reasons stay; ftracetest's own (for an
-			# unsupported case) are taken fresh.
-			[ "$r" = "${oldres[$f]:-}" ] && [ "$r" != UNSUPPORTED ] &&
-				[ -n "${oldwhy[$f]:-}" ] && w=${oldwhy[$f]}
+			# unsupported case) are taken fresh, except from a
+			# case that gave up at run time with no reason (the
+			# log's tail, "++ exit_unsupported..."): a reason
+			# written for it stays.
+			if [ "$r" = "${oldres[$f]:-}" ] && [ -n "${oldwhy[$f]:-}" ]; then
+				case $r:$w:${oldwhy[$f]} in
+				UNSUPPORTED:"++ exit_unsupported"*:"++ "*) ;;
+				UNSUPPORTED:"++ exit_unsupported"*) w=${oldwhy[$f]} ;;
+				UNSUPPORTED:*) ;;
+				*) w=${oldwhy[$f]} ;;
+				esac
+			fi
 			if [ "$r" = PASS ]; then
 				printf '%-12s%s\n' "$r" "$f"
 			else

@@ -256,6 +256,27 @@ struct rt_tracer {
 int rt_register_tracer(struct rt_tracer *t);
 void rt_unregister_tracer(struct rt_tracer *t);
 
+/**
+ * struct rt_instance_ops - a unit above the core with files in every
+ *	instance (the events layer: events/, set_event)
+ * @add: instance @tr was made and has the core's files; add the unit's.
+ *	0, or an errno that fails the mkdir (@remove is called first)
+ * @remove: @tr goes; once this returns, the unit writes nothing to its
+ *	buffer, keeps no pointer to it, and may have left files in its
+ *	directory only if they no longer reach @tr
+ * @list: in the core's list, in registration order
+ *
+ * Both run under the core's instance lock, which is taken before any
+ * lock of the units'.  rt_register_instance_ops() calls @add for the
+ * instances that exist already.
+ */
+struct rt_instance_ops {
+	int	(*add)(struct rt_instance *tr);
+	void	(*remove)(struct rt_instance *tr);
+	struct list_head list;
+};
+void rt_register_instance_ops(struct rt_instance_ops *ops);
+
 /* The top-level instance, for producers not tied to a tracer. */
 extern struct rt_instance rt_top;
 static inline struct rt_instance *rt_top_instance(void)

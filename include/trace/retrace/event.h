@@ -31,9 +31,6 @@
 struct dentry;
 struct rt_event_system;
 
-/* enable, id, format and filter. */
-#define RT_EVENT_NR_FILES	4
-
 /* Bytes of scratch rt_event_open() returns: the largest record. */
 #define RT_EVENT_MAX_RECORD	RT_RB_MAX_PAYLOAD
 
@@ -52,12 +49,13 @@ struct rt_event_system;
  *
  * The rest belongs to the event layer:
  * @type: record type; @type.type is the event's ID
- * @enabled: written under the event lock only; read anywhere
+ * @enabled: enabled in at least one instance; written under the event
+ *	lock only, read anywhere
+ * @nr_enabled: the instances it is enabled in (event lock)
  * @was_enabled: it has been enabled since it was added (event lock)
- * @filter: RCU-protected; readers run with preemption disabled
  * @sys: the group
- * @dir: events/<system>/<name>
- * @files: the files in @dir, so their data can be revoked on removal
+ * @files: its struct rt_event_file in each instance's events/, an RCU
+ *	list the record path walks; changed under the event lock
  * @list: on the group's list, under the event lock
  */
 struct rt_event {
@@ -72,11 +70,10 @@ struct rt_event {
 
 	struct rt_event_type		type;
 	bool				enabled;
+	unsigned int			nr_enabled;
 	bool				was_enabled;
-	struct rt_filter __rcu		*filter;
 	struct rt_event_system		*sys;
-	struct dentry			*dir;
-	struct dentry			*files[RT_EVENT_NR_FILES];
+	struct list_head		files;
 	struct list_head		list;
 };
 

@@ -4,9 +4,10 @@
  * struct rt_instance with its own buffer, tracing_on, options, clock,
  * cpumask and tracer, and a directory holding the core's per-instance
  * files; "rmdir instances/NAME" removes it again.  Tracers marked
- * rt_tracer.instances may be selected there; the rest of the tracing
- * directory (events, kprobe_events, function filters, ...) belongs to
- * the top level only.
+ * rt_tracer.instances may be selected there.  Units above the core add
+ * their files to every instance through struct rt_instance_ops (the
+ * events layer: events/, set_event); the rest of the tracing directory
+ * (kprobe_events, function filters, ...) belongs to the top level.
  *
  * Lifetime.  An instance's files keep the instance in i_private, and
  * tracefs does not wait for file operations when it removes a file.
@@ -24,12 +25,14 @@
  * only once it found it on the list, under the lock: an open that
  * began before an rmdir and reaches ->open after it gets ENODEV.  Once
  * rmdir has taken an instance off the list with @ref at 0, no file can
- * reach it, and nothing writes to its buffer: its tracer was reset
- * first, and the only other writers are trace_marker writes, which
+ * reach it, and nothing writes to its buffer: the units' ->remove()
+ * ran first (events stop recording into it), then its tracer was
+ * reset, and the only other writers are trace_marker writes, which
  * hold the file open.  The top level is never removed; its files do
  * not count references.
  *
- * Lock order: rt_instances_lock, then rt_trace_lock.
+ * Lock order: rt_instances_lock, then rt_trace_lock or the units'
+ * locks.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
@@ -46,6 +49,8 @@
 DEFINE_MUTEX(rt_instances_lock);
 LIST_HEAD(rt_instances);
 static struct dentry *rt_instances_dir;
+/* Units with files in every instance, under rt_instances_lock. */
+static LIST_HEAD(rt_instance_ops_list);
 
 /* Under rt_instances_lock: the instance called @name, or NULL. */
 static struct rt_instance *rt_instance_find(const char *name)
@@ -126,6 +131,53 @@ static void rt_instance_free(struct rt_instance *tr)
 	kfree(tr);
 }
 
+/**
+ * rt_register_instance_ops - have a unit's files made in every instance
+ * @ops: the unit's callbacks; must stay valid (static storage)
+ *
+ * Calls @ops->add for every instance that exists already; one that
+ * fails there only lacks the unit's files.
+ */
+void rt_register_instance_ops(struct rt_instance_ops *ops)
+{
+	struct rt_instance *tr;
+
+	mutex_lock(&rt_instances_lock);
+	list_add_tail(&ops->list, &rt_instance_ops_list);
+	list_for_each_entry(tr, &rt_instances, list)
+		if (ops->add(tr))
+			pr_warn("instance %s: a unit's files are missing\n",
+				tr->name);
+	mutex_unlock(&rt_instances_lock);
+}
+EXPORT_SYMBOL_GPL(rt_register_instance_ops);
+
+/* Under rt_instances_lock: the units' remove(), last added first. */
+static void rt_instance_ops_remove(struct rt_instance *tr,
+				   struct rt_instance_ops *from)
+{
+	struct rt_instance_ops *ops = from;
+
+	list_for_each_entry_from_reverse(ops, &rt_instance_ops_list, list)
+		ops->remove(tr);
+}
+
+/* Under rt_instances_lock: the units' add(); undone if one fails. */
+static int rt_instance_ops_add(struct rt_instance *tr)
+{
+	struct rt_instance_ops *ops;
+	int ret;
+
+	list_for_each_entry(ops, &rt_instance_ops_list, list) {
+		ret = ops->add(tr);
+		if (ret) {
+			rt_instance_ops_remove(tr, ops);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* The files every instance has, the top level's included. */
 void rt_instance_create_files(struct rt_instance *tr)
 {
@@ -167,8 +219,13 @@ static int rt_instance_mkdir(const char *name)
 	}
 	tr->dir = dir;
 	rt_instance_create_files(tr);
+	ret = rt_instance_ops_add(tr);
+	if (ret) {
+		tracefs_remove(dir);
+		rt_instance_free(tr);
+		goto out;
+	}
 	list_add_tail(&tr->list, &rt_instances);
-	ret = 0;
 out:
 	mutex_unlock(&rt_instances_lock);
 	return ret;
@@ -186,6 +243,10 @@ static int rt_instance_rmdir(const char *name)
 	ret = -EBUSY;
 	if (tr->ref)
 		goto out;
+	if (!list_empty(&rt_instance_ops_list))
+		rt_instance_ops_remove(tr, list_last_entry(&rt_instance_ops_list,
+							    struct rt_instance_ops,
+							    list));
 	mutex_lock(&rt_trace_lock);
 	rt_set_tracer(tr, "nop");
 	mutex_unlock(&rt_trace_lock);

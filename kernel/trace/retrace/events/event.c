@@ -1,52 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * retrace event layer: the registry of events, their tracefs files
- * (events/enable, events/<system>/enable, events/<system>/<name>/{id,
- * enable,format,filter}) and the record path that applies filters.
+ * retrace event layer: the registry of events, the record path that
+ * filters them into each instance that has them enabled, and enabling.
+ * The files, one events/ tree per instance, are event_dir.c's.
  *
- * Locks, outermost first:
- *   rt_event_dir_lock  adding and removing events and their directories
- *   rt_event_lock      the lists, ->enabled, ->filter updates; taken by
- *                      every file operation, and held across a
- *                      producer's ->set_enabled()
+ * Each event has one struct rt_event_file per instance (its
+ * events/S/E/ there), on ev->files: whether it records into that
+ * instance, and through which filter.  The producer arms an event
+ * (->set_enabled) while at least one instance has it enabled.
  *
- * Files of events that go away follow core.h's revocable-file protocol
- * (rt_file_obj(), rt_file_revoke()) with rt_event_lock: every show and
- * write gets the event, group or &rt_all_events under that lock;
- * rt_event_remove() and a group's last removal revoke the files under
- * it before removing them, so an operation on a file held open across
- * the removal fails with ENODEV.
+ * Locks, outermost first (after the core's instance lock, which the
+ * instance callbacks run under):
+ *   rt_event_dir_lock  adding and removing events and instances'
+ *                      event directories, and making and removing
+ *                      their tracefs files
+ *   rt_event_lock      the lists, every ->enabled and ->filter change,
+ *                      the files' i_private; taken by every file
+ *                      operation, and held across ->set_enabled()
+ *
+ * The record path, rt_event_close(), runs in any context with
+ * preemption disabled and takes no lock: it walks ev->files as an RCU
+ * list and reads each file's @enabled and @filter once.  A file joins
+ * ev->files (list_add_tail_rcu()) when it is made and leaves it
+ * (list_del_rcu()) only when its instance or its event goes; it is
+ * freed, with its filter, after synchronize_rcu(), when no CPU can be
+ * in a preempt-disabled section that saw it.  An instance's buffer is
+ * freed only after its files left ev->files and that wait: the core
+ * frees it after our ->remove() returns.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
-#include <linux/tracefs.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
-#include <linux/seq_file.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
-#include <trace/retrace/event.h>
+#include <linux/tracefs.h>
 #include <trace/retrace/core.h>
+#include <trace/retrace/event.h>
 #include "internal.h"
 
 LIST_HEAD(rt_event_systems);
-static struct dentry *rt_ev_dir;
-/* The object of events/enable, which works on every group. */
-static struct rt_event_system rt_all_events;
-static DEFINE_MUTEX(rt_event_dir_lock);
+LIST_HEAD(rt_event_dirs);
+DEFINE_MUTEX(rt_event_dir_lock);
 DEFINE_MUTEX(rt_event_lock);
 
-#define RT_COMMON_FIELD(ctype, field, sgn)				\
-	{ ctype, "common_" #field, offsetof(struct rt_entry, field),	\
-	  sizeof_field(struct rt_entry, field), sgn, RT_FIELD_INT }
-
-static const struct rt_event_field rt_common_fields[] = {
-	RT_COMMON_FIELD("unsigned short", type, 0),
-	RT_COMMON_FIELD("unsigned char", flags, 0),
-	RT_COMMON_FIELD("unsigned char", preempt_count, 0),
-	RT_COMMON_FIELD("int", pid, 1),
-};
+/*
+ * Files enabled in instances other than the top level: while it is 0,
+ * rt_event_open() needs only ask whether the top level records.
+ * Written under rt_event_lock, read with no lock.
+ */
+static int rt_event_inst_enabled;
 
 /**
  * rt_event_open - get a scratch record to fill
@@ -56,13 +60,16 @@ static const struct rt_event_field rt_common_fields[] = {
  * bytes and starts with a struct rt_entry the caller leaves alone.
  *
  * Return: this CPU's scratch record for the context of @pc (see
- * scratch.c), or NULL if nothing is to be recorded now (tracing off,
- * CPU not traced, or recursion).  A non-NULL record must
- * be passed to rt_event_close() or rt_event_discard() on this CPU.
+ * scratch.c), or NULL if nothing is to be recorded now (no instance
+ * records, or recursion).  A non-NULL record must be passed to
+ * rt_event_close() or rt_event_discard() on this CPU.
  */
 void *rt_event_open(unsigned long pc)
 {
-	return rt_recording(rt_top_instance()) ? rt_scratch_get(pc) : NULL;
+	if (!rt_recording(rt_top_instance()) &&
+	    !READ_ONCE(rt_event_inst_enabled))
+		return NULL;
+	return rt_scratch_get(pc);
 }
 EXPORT_SYMBOL_GPL(rt_event_open);
 
@@ -78,28 +85,37 @@ void rt_event_discard(void *rec, unsigned long pc)
 EXPORT_SYMBOL_GPL(rt_event_discard);
 
 /**
- * rt_event_close - filter a filled record and put it in the buffer
+ * rt_event_close - filter a filled record into the instances that want it
  * @ev: the event it belongs to
  * @rec: the record from rt_event_open()
  * @len: bytes used, header included
  * @pc: the value given to rt_event_open()
  *
- * The filter is read once, so a record is judged entirely by the old
- * or entirely by the new filter while one replaces the other.
+ * Each instance where @ev is enabled gets a copy if its filter passes
+ * it.  A filter is read once, so a record is judged entirely by the
+ * old or entirely by the new filter while one replaces the other.
  */
 void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc)
 {
+	struct rt_event_file *file;
 	struct rt_filter *f;
 
 	if (WARN_ON_ONCE(len < sizeof(struct rt_entry) ||
 			 len > RT_EVENT_MAX_RECORD))
 		goto out;
 	rt_fill_header(rec, ev->type.type, pc);
-	f = rcu_dereference_sched(ev->filter);
-	if (f && !rt_filter_match(f, rec, len))
-		goto out;
-	rt_record_copy(rt_top_instance(), rec, len);
+	list_for_each_entry_rcu(file, &ev->files, ev_link,
+				rcu_read_lock_sched_held()) {
+		struct rt_instance *tr = file->sysdir->edir->tr;
+
+		if (!READ_ONCE(file->enabled) || !rt_recording(tr))
+			continue;
+		f = rcu_dereference_sched(file->filter);
+		if (f && !rt_filter_match(f, rec, len))
+			continue;
+		rt_record_copy(tr, rec, len);
+	}
 out:
 	rt_event_discard(rec, pc);
 }
@@ -115,42 +131,91 @@ static void rt_event_print(struct rt_print_ctx *ctx)
 
 /* ---- enabling ------------------------------------------------------------ */
 
-int rt_event_set(struct rt_event *ev, bool on)
+static void rt_event_count(struct rt_event_file *file, int d)
 {
-	int ret = 0;
-
-	lockdep_assert_held(&rt_event_lock);
-	if (ev->enabled == on)
-		return 0;
-	/* Flag first on enable so the first hits are not dropped. */
-	if (on) {
-		WRITE_ONCE(ev->enabled, true);
-		ev->was_enabled = true;	/* hits may land even if it fails */
-	}
-	if (ev->set_enabled)
-		ret = ev->set_enabled(ev, on);
-	if (!ret)
-		WRITE_ONCE(ev->enabled, on);
-	else if (on)
-		WRITE_ONCE(ev->enabled, false);
-	return ret;
+	if (file->sysdir->edir->tr != rt_top_instance())
+		WRITE_ONCE(rt_event_inst_enabled, rt_event_inst_enabled + d);
 }
 
 /*
- * Every event of @only, or of every group for &rt_all_events; the
- * first error is kept.
+ * Enable or disable @file's event in its instance; the producer starts
+ * with the first instance and stops with the last.  0, or the
+ * producer's errno, which leaves things as they were.
  */
-static int rt_events_set(struct rt_event_system *only, bool on)
+int rt_event_file_set(struct rt_event_file *file, bool on)
 {
-	struct rt_event_system *sys;
-	struct rt_event *ev;
+	struct rt_event *ev = file->ev;
+	int ret = 0;
+
+	lockdep_assert_held(&rt_event_lock);
+	if (file->enabled == on)
+		return 0;
+	if (on) {
+		/* Flags first, so that the first hits are not dropped. */
+		WRITE_ONCE(file->enabled, true);
+		rt_event_count(file, 1);
+		ev->was_enabled = true;	/* hits may land even if it fails */
+		if (!ev->nr_enabled) {
+			WRITE_ONCE(ev->enabled, true);
+			if (ev->set_enabled)
+				ret = ev->set_enabled(ev, true);
+			if (ret) {
+				WRITE_ONCE(ev->enabled, false);
+				WRITE_ONCE(file->enabled, false);
+				rt_event_count(file, -1);
+				return ret;
+			}
+		}
+		ev->nr_enabled++;
+		return 0;
+	}
+	if (ev->nr_enabled == 1 && ev->set_enabled) {
+		ret = ev->set_enabled(ev, false);
+		if (ret)
+			return ret;
+	}
+	if (!--ev->nr_enabled)
+		WRITE_ONCE(ev->enabled, false);
+	WRITE_ONCE(file->enabled, false);
+	rt_event_count(file, -1);
+	return 0;
+}
+
+/*
+ * Disable @file even if its producer refuses to stop: one whose
+ * instance goes.  The producer then stays armed with no instance; its
+ * records go nowhere.
+ */
+void rt_event_file_force_off(struct rt_event_file *file)
+{
+	struct rt_event *ev = file->ev;
+
+	if (!rt_event_file_set(file, false))
+		return;
+	pr_warn("event %s:%s would not stop\n", ev->system, ev->name);
+	if (!--ev->nr_enabled)
+		WRITE_ONCE(ev->enabled, false);
+	WRITE_ONCE(file->enabled, false);
+	rt_event_count(file, -1);
+}
+
+/*
+ * Every event of @edir's instance, or those of group @only; the first
+ * error is kept.
+ */
+int rt_event_dir_set(struct rt_event_dir *edir, struct rt_event_system *only,
+		     bool on)
+{
+	struct rt_event_sysdir *sd;
+	struct rt_event_file *file;
 	int ret = 0, r;
 
-	list_for_each_entry(sys, &rt_event_systems, list) {
-		if (only != &rt_all_events && sys != only)
+	lockdep_assert_held(&rt_event_lock);
+	list_for_each_entry(sd, &edir->systems, list) {
+		if (only && sd->sys != only)
 			continue;
-		list_for_each_entry(ev, &sys->events, list) {
-			r = rt_event_set(ev, on);
+		list_for_each_entry(file, &sd->files, sys_link) {
+			r = rt_event_file_set(file, on);
 			if (r && !ret)
 				ret = r;
 		}
@@ -159,7 +224,7 @@ static int rt_events_set(struct rt_event_system *only, bool on)
 }
 
 /**
- * rt_event_disable - switch an event off, as writing 0 to its enable does
+ * rt_event_disable - switch an event off in every instance
  * @ev: an event added with rt_event_add()
  *
  * For a producer whose event's source is going away (a module's marker
@@ -171,237 +236,23 @@ static int rt_events_set(struct rt_event_system *only, bool on)
  */
 int rt_event_disable(struct rt_event *ev)
 {
-	int ret;
+	struct rt_event_file *file;
+	int ret = 0;
 
 	mutex_lock(&rt_event_lock);
-	ret = rt_event_set(ev, false);
+	list_for_each_entry(file, &ev->files, ev_link) {
+		ret = rt_event_file_set(file, false);
+		if (ret)
+			break;
+	}
 	mutex_unlock(&rt_event_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_event_disable);
 
-/* '0', '1' or 'X' (mixed) over the same set; '0' when it is empty. */
-static char rt_events_state(struct rt_event_system *only)
-{
-	struct rt_event_system *sys;
-	struct rt_event *ev;
-	int seen = 0;
-
-	list_for_each_entry(sys, &rt_event_systems, list) {
-		if (only != &rt_all_events && sys != only)
-			continue;
-		list_for_each_entry(ev, &sys->events, list)
-			seen |= ev->enabled ? 2 : 1;
-	}
-	return seen == 3 ? 'X' : seen == 2 ? '1' : '0';
-}
-
-static int rt_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
-{
-	unsigned long v;
-	int ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
-
-	if (ret)
-		return ret;
-	if (v > 1)
-		return -EINVAL;
-	*on = v;
-	return 0;
-}
-
-/*
- * A file's show, under rt_event_lock, on its event, group or
- * &rt_all_events (rt_file_obj(), core.h); ENODEV once it was revoked.
- */
-static int rt_ev_show(struct seq_file *m,
-		      void (*show)(struct seq_file *m, void *obj))
-{
-	void *obj;
-	int ret = 0;
-
-	mutex_lock(&rt_event_lock);
-	obj = rt_file_obj(m->file, &rt_event_lock);
-	if (obj)
-		show(m, obj);
-	else
-		ret = -ENODEV;
-	mutex_unlock(&rt_event_lock);
-	return ret;
-}
-
-static void rt_ev_enable_print(struct seq_file *m, void *ev)
-{
-	seq_printf(m, "%d\n", rt_event_enabled(ev));
-}
-
-static int rt_ev_enable_show(struct seq_file *m, void *v)
-{
-	return rt_ev_show(m, rt_ev_enable_print);
-}
-
-static ssize_t rt_ev_enable_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
-{
-	struct rt_event *ev;
-	bool on;
-	int ret = rt_parse_bool(ubuf, cnt, &on);
-
-	if (ret)
-		return ret;
-	mutex_lock(&rt_event_lock);
-	ev = rt_file_obj(file, &rt_event_lock);
-	ret = ev && ev->sys ? rt_event_set(ev, on) : -ENODEV;
-	mutex_unlock(&rt_event_lock);
-	return ret ? ret : cnt;
-}
-
-/* events/<system>/enable, and events/enable over every group. */
-static void rt_sys_enable_print(struct seq_file *m, void *sys)
-{
-	seq_printf(m, "%c\n", rt_events_state(sys));
-}
-
-static int rt_sys_enable_show(struct seq_file *m, void *v)
-{
-	return rt_ev_show(m, rt_sys_enable_print);
-}
-
-static ssize_t rt_sys_enable_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	struct rt_event_system *sys;
-	bool on;
-	int ret = rt_parse_bool(ubuf, cnt, &on);
-
-	if (ret)
-		return ret;
-	mutex_lock(&rt_event_lock);
-	sys = rt_file_obj(file, &rt_event_lock);
-	ret = sys ? rt_events_set(sys, on) : -ENODEV;
-	mutex_unlock(&rt_event_lock);
-	return ret ? ret : cnt;
-}
-
-/* ---- id, format, filter -------------------------------------------------- */
-
-static void rt_ev_id_print(struct seq_file *m, void *obj)
-{
-	seq_printf(m, "%u\n", ((struct rt_event *)obj)->type.type);
-}
-
-static int rt_ev_id_show(struct seq_file *m, void *v)
-{
-	return rt_ev_show(m, rt_ev_id_print);
-}
-
-static void rt_format_fields(struct seq_file *m,
-			     const struct rt_event_field *f, unsigned int n)
-{
-	for (; n; n--, f++)
-		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
-			   f->type, f->name, f->offset, f->size, f->is_signed);
-}
-
-static void rt_ev_format_print(struct seq_file *m, void *obj)
-{
-	struct rt_event *ev = obj;
-
-	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->name, ev->type.type);
-	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
-	seq_putc(m, '\n');
-	rt_format_fields(m, ev->fields, ev->nr_fields);
-	seq_printf(m, "\nprint fmt: %s\n", ev->print_fmt);
-}
-
-static int rt_ev_format_show(struct seq_file *m, void *v)
-{
-	return rt_ev_show(m, rt_ev_format_print);
-}
-
-static void rt_ev_filter_print(struct seq_file *m, void *obj)
-{
-	struct rt_event *ev = obj;
-	struct rt_filter *f;
-
-	f = rcu_dereference_protected(ev->filter,
-				      lockdep_is_held(&rt_event_lock));
-	seq_printf(m, "%s\n", f ? rt_filter_text(f) : "none");
-}
-
-static int rt_ev_filter_show(struct seq_file *m, void *v)
-{
-	return rt_ev_show(m, rt_ev_filter_print);
-}
-
-static int rt_event_compile(struct rt_event *ev, const char *text,
-			    struct rt_filter **out, int *pos)
-{
-	unsigned int nc = ARRAY_SIZE(rt_common_fields);
-	struct rt_event_field *all;
-	int ret;
-
-	all = kcalloc(nc + ev->nr_fields, sizeof(*all), GFP_KERNEL);
-	if (!all)
-		return -ENOMEM;
-	memcpy(all, rt_common_fields, sizeof(rt_common_fields));
-	memcpy(all + nc, ev->fields, ev->nr_fields * sizeof(*all));
-	ret = rt_filter_compile(text, all, nc + ev->nr_fields, out, pos);
-	kfree(all);
-	return ret;
-}
-
-/*
- * Writing "0" or nothing clears the filter.  A new filter replaces the
- * old with one pointer store; the old one is freed only after every
- * CPU that might be evaluating it has left its preempt-disabled
- * section.
- */
-static ssize_t rt_ev_filter_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
-{
-	struct rt_filter *f = NULL, *old;
-	struct rt_event *ev;
-	char *buf, *text;
-	int ret = 0, pos;
-
-	if (cnt > RT_FILTER_MAX_TEXT)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	text = strim(buf);
-
-	/* Compiled under the lock: the fields belong to the event. */
-	mutex_lock(&rt_event_lock);
-	ev = rt_file_obj(file, &rt_event_lock);
-	if (!ev || !ev->sys)
-		ret = -ENODEV;
-	else if (*text && strcmp(text, "0"))
-		ret = rt_event_compile(ev, text, &f, &pos);
-	if (ret) {
-		mutex_unlock(&rt_event_lock);
-		kfree(buf);
-		return ret;
-	}
-	old = rcu_replace_pointer(ev->filter, f,
-				  lockdep_is_held(&rt_event_lock));
-	mutex_unlock(&rt_event_lock);
-	kfree(buf);
-	if (old) {
-		synchronize_rcu();
-		rt_filter_free(old);
-	}
-	return cnt;
-}
-
-RT_SEQ_FOPS(rt_ev_enable, rt_ev_enable_write);
-RT_SEQ_FOPS(rt_sys_enable, rt_sys_enable_write);
-RT_SEQ_FOPS(rt_ev_id, NULL);
-RT_SEQ_FOPS(rt_ev_format, NULL);
-RT_SEQ_FOPS(rt_ev_filter, rt_ev_filter_write);
-
 /* ---- registry ------------------------------------------------------------ */
 
+/* Under rt_event_dir_lock: the group called @name, made if need be. */
 static struct rt_event_system *rt_event_system_get(const char *name)
 {
 	struct rt_event_system *sys;
@@ -413,23 +264,18 @@ static struct rt_event_system *rt_event_system_get(const char *name)
 	if (!sys)
 		return ERR_PTR(-ENOMEM);
 	sys->name = kstrdup(name, GFP_KERNEL);
-	if (sys->name)
-		sys->dir = tracefs_create_dir(name, rt_ev_dir);
-	if (!sys->dir) {
-		kfree(sys->name);
+	if (!sys->name) {
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
 	}
 	INIT_LIST_HEAD(&sys->events);
-	sys->enable_file = tracefs_create_file("enable", 0644, sys->dir, sys,
-					       &rt_sys_enable_fops);
 	mutex_lock(&rt_event_lock);
 	list_add_tail(&sys->list, &rt_event_systems);
 	mutex_unlock(&rt_event_lock);
 	return sys;
 }
 
-/* Called with rt_event_dir_lock held, rt_event_lock not held. */
+/* Under rt_event_dir_lock: free @sys once it has no event left. */
 static void rt_event_system_put(struct rt_event_system *sys)
 {
 	mutex_lock(&rt_event_lock);
@@ -438,9 +284,7 @@ static void rt_event_system_put(struct rt_event_system *sys)
 		return;
 	}
 	list_del(&sys->list);
-	rt_file_revoke(sys->enable_file, &rt_event_lock);
 	mutex_unlock(&rt_event_lock);
-	tracefs_remove(sys->dir);
 	kfree(sys->name);
 	kfree(sys);
 }
@@ -456,19 +300,51 @@ static struct rt_event *rt_event_find(struct rt_event_system *sys,
 	return NULL;
 }
 
+/*
+ * Under rt_event_dir_lock: take @ev's files out of every instance and
+ * remove their directories.  The record path may still be reading
+ * them: free the list with rt_event_files_free() after an RCU grace
+ * period.
+ */
+static void rt_event_files_unlink(struct rt_event *ev, struct list_head *gone)
+{
+	struct rt_event_file *file, *tmp;
+
+	mutex_lock(&rt_event_lock);
+	list_for_each_entry_safe(file, tmp, &ev->files, ev_link) {
+		rt_event_file_unlink(file);
+		/* ev_link stays valid for RCU readers: chain by sys_link. */
+		list_add_tail(&file->sys_link, gone);
+	}
+	mutex_unlock(&rt_event_lock);
+	list_for_each_entry(file, gone, sys_link)
+		rt_event_file_remove(file);
+}
+
+static void rt_event_files_free(struct list_head *gone)
+{
+	struct rt_event_file *file, *tmp;
+
+	list_for_each_entry_safe(file, tmp, gone, sys_link)
+		rt_event_file_free(file);
+}
+
 /**
- * rt_event_add - create an event and its files
+ * rt_event_add - create an event and its files in every instance
  * @ev: the event; the producer's fields filled in, the rest zeroed
  *
  * The event starts disabled with no filter.  @ev must stay valid until
  * rt_event_remove() returns.
  *
  * Return: 0, -EEXIST if @ev->system already has an event of that name,
- * -ENOSPC if no event ID is left, -ENOMEM.
+ * -EINVAL for the names "enable", -ENOSPC if no event ID is left,
+ * -ENOMEM.
  */
 int rt_event_add(struct rt_event *ev)
 {
 	struct rt_event_system *sys;
+	struct rt_event_dir *edir;
+	LIST_HEAD(gone);
 	int ret;
 
 	/* Both directories already hold a file called "enable". */
@@ -478,8 +354,9 @@ int rt_event_add(struct rt_event *ev)
 	ev->type.name = ev->name;
 	ev->type.print = rt_event_print;
 	ev->enabled = false;
+	ev->nr_enabled = 0;
 	ev->was_enabled = false;
-	RCU_INIT_POINTER(ev->filter, NULL);
+	INIT_LIST_HEAD(&ev->files);
 
 	mutex_lock(&rt_event_dir_lock);
 	sys = rt_event_system_get(ev->system);
@@ -494,23 +371,17 @@ int rt_event_add(struct rt_event *ev)
 	ret = rt_register_event_type(&ev->type);
 	if (ret)
 		goto put;
-	ev->dir = tracefs_create_dir(ev->name, sys->dir);
-	if (!ev->dir) {
-		rt_unregister_event_type(&ev->type);
-		ret = -ENOMEM;
-		goto put;
-	}
-	ev->files[0] = tracefs_create_file("enable", 0644, ev->dir, ev,
-					   &rt_ev_enable_fops);
-	ev->files[1] = tracefs_create_file("id", 0444, ev->dir, ev,
-					   &rt_ev_id_fops);
-	ev->files[2] = tracefs_create_file("format", 0444, ev->dir, ev,
-					   &rt_ev_format_fops);
-	ev->files[3] = tracefs_create_file("filter", 0644, ev->dir, ev,
-					   &rt_ev_filter_fops);
-
-	mutex_lock(&rt_event_lock);
 	ev->sys = sys;
+	list_for_each_entry(edir, &rt_event_dirs, list) {
+		ret = rt_event_file_create(edir, ev);
+		if (ret) {
+			rt_event_files_unlink(ev, &gone);
+			rt_unregister_event_type(&ev->type); /* waits */
+			rt_event_files_free(&gone);
+			goto put;
+		}
+	}
+	mutex_lock(&rt_event_lock);
 	list_add_tail(&ev->list, &sys->events);
 	mutex_unlock(&rt_event_lock);
 	mutex_unlock(&rt_event_dir_lock);
@@ -535,13 +406,12 @@ EXPORT_SYMBOL_GPL(rt_event_add);
  * another layout: the buffers are emptied (rt_reset_all_buffers()), so
  * no record is ever printed by a printer that is not its own.
  *
- * Return: 0, or -EBUSY if the event is enabled.
+ * Return: 0, or -EBUSY if the event is enabled in any instance.
  */
 int rt_event_remove(struct rt_event *ev)
 {
 	struct rt_event_system *sys;
-	struct rt_filter *f;
-	int i;
+	LIST_HEAD(gone);
 
 	mutex_lock(&rt_event_dir_lock);
 	mutex_lock(&rt_event_lock);
@@ -551,25 +421,93 @@ int rt_event_remove(struct rt_event *ev)
 		return -EBUSY;
 	}
 	sys = ev->sys;
-	ev->sys = NULL;
 	list_del(&ev->list);
-	for (i = 0; i < RT_EVENT_NR_FILES; i++)
-		rt_file_revoke(ev->files[i], &rt_event_lock);
-	f = rcu_replace_pointer(ev->filter, NULL,
-				lockdep_is_held(&rt_event_lock));
 	mutex_unlock(&rt_event_lock);
-
-	tracefs_remove(ev->dir);
+	rt_event_files_unlink(ev, &gone);
 	rt_event_system_put(sys);
+	ev->sys = NULL;
 	mutex_unlock(&rt_event_dir_lock);
 
 	rt_unregister_event_type(&ev->type);	/* waits for RCU readers */
-	rt_filter_free(f);
+	rt_event_files_free(&gone);
 	if (ev->was_enabled)
 		rt_reset_all_buffers();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
+
+/* ---- instances ------------------------------------------------------------ */
+
+/* Under rt_event_dir_lock: @tr's event directory, or NULL. */
+static struct rt_event_dir *rt_event_dir_find(struct rt_instance *tr)
+{
+	struct rt_event_dir *edir;
+
+	list_for_each_entry(edir, &rt_event_dirs, list)
+		if (edir->tr == tr)
+			return edir;
+	return NULL;
+}
+
+/* events/ for @tr, with a directory for every event there is. */
+static int rt_event_instance_add(struct rt_instance *tr)
+{
+	struct rt_event_system *sys;
+	struct rt_event_dir *edir;
+	struct rt_event *ev;
+	int ret = 0;
+
+	mutex_lock(&rt_event_dir_lock);
+	edir = rt_event_dir_create(tr);
+	if (IS_ERR(edir)) {
+		ret = PTR_ERR(edir);
+		goto out;
+	}
+	list_for_each_entry(sys, &rt_event_systems, list) {
+		list_for_each_entry(ev, &sys->events, list) {
+			ret = rt_event_file_create(edir, ev);
+			if (ret)
+				break;
+		}
+		if (ret)
+			break;
+	}
+	mutex_lock(&rt_event_lock);
+	list_add_tail(&edir->list, &rt_event_dirs);
+	mutex_unlock(&rt_event_lock);
+out:
+	mutex_unlock(&rt_event_dir_lock);
+	return ret;
+}
+
+/*
+ * @tr goes: its events stop recording into it (a producer's refusal
+ * to stop does not keep them), its files are revoked and removed, and
+ * after an RCU grace period no CPU can still be copying a record into
+ * its buffer.
+ */
+static void rt_event_instance_remove(struct rt_instance *tr)
+{
+	struct rt_event_dir *edir;
+
+	mutex_lock(&rt_event_dir_lock);
+	edir = rt_event_dir_find(tr);
+	if (edir) {
+		mutex_lock(&rt_event_lock);
+		rt_event_dir_unlink(edir);
+		mutex_unlock(&rt_event_lock);
+	}
+	mutex_unlock(&rt_event_dir_lock);
+	if (!edir)
+		return;
+	synchronize_rcu();
+	rt_event_dir_free(edir);
+}
+
+static struct rt_instance_ops rt_event_instance_ops = {
+	.add	= rt_event_instance_add,
+	.remove	= rt_event_instance_remove,
+};
 
 static struct rt_readme_part rt_event_readme = {
 	.text = "  events/enable        switch every event on (1) or off (0)\n"
@@ -577,17 +515,16 @@ static struct rt_readme_part rt_event_readme = {
 };
 
 /*
- * The events directory, after the core made the tracing directory
- * (fs_initcall) and before producers add events (device_initcall).
- * events/enable is the group file's operations over every group.
+ * The top level's events directory, after the core made the tracing
+ * directory (fs_initcall) and before producers add events
+ * (device_initcall); then every instance gets its own.
  */
 static int __init rt_event_init(void)
 {
-	rt_ev_dir = tracefs_create_dir("events", rt_tracing_dir());
-	tracefs_create_file("enable", 0644, rt_ev_dir, &rt_all_events,
-			    &rt_sys_enable_fops);
-	rt_create_event_list_files(rt_tracing_dir());
+	if (rt_event_instance_add(rt_top_instance()))
+		pr_warn("no events directory\n");
 	rt_readme_add(&rt_event_readme);
+	rt_register_instance_ops(&rt_event_instance_ops);
 	return 0;
 }
 fs_initcall_sync(rt_event_init);

@@ -13,7 +13,10 @@
  * event first, as upstream's tools expect of "echo X > set_event".
  * A pattern cut by the end of a write() waits for the rest (lib/carry.c).
  *
- * Everything runs under rt_event_lock, like the enable files.
+ * Every instance has both; set_event lists and switches the events of
+ * its own instance.  Everything runs under rt_event_lock, like the
+ * enable files, and both follow the revocable-file protocol with it
+ * (event_dir.c): i_private is the instance's struct rt_event_dir.
  */
 #include <linux/tracefs.h>
 #include <linux/ctype.h>
@@ -30,8 +33,8 @@
 
 /*
  * What an open file lists: every event (available_events, one shared
- * read-only view), or the enabled ones (set_event, a view per open that
- * also holds the open's unfinished pattern).
+ * read-only view), or the instance's enabled ones (set_event, a view
+ * per open that also holds the open's unfinished pattern).
  */
 struct rt_event_view {
 	bool		enabled_only;
@@ -44,16 +47,23 @@ static struct rt_event_view rt_all_events_view;
 static int rt_event_list_show(struct seq_file *m, void *v)
 {
 	struct rt_event_view *view = m->private;
-	struct rt_event_system *sys;
-	struct rt_event *ev;
+	struct rt_event_sysdir *sd;
+	struct rt_event_file *file;
+	struct rt_event_dir *edir;
+	int ret = 0;
 
 	mutex_lock(&rt_event_lock);
-	list_for_each_entry(sys, &rt_event_systems, list)
-		list_for_each_entry(ev, &sys->events, list)
-			if (!view->enabled_only || ev->enabled)
-				seq_printf(m, "%s:%s\n", sys->name, ev->name);
+	edir = rt_file_obj(m->file, &rt_event_lock);
+	if (!edir)
+		ret = -ENODEV;
+	else
+		list_for_each_entry(sd, &edir->systems, list)
+			list_for_each_entry(file, &sd->files, sys_link)
+				if (!view->enabled_only || file->enabled)
+					seq_printf(m, "%s:%s\n", sd->sys->name,
+						   file->ev->name);
 	mutex_unlock(&rt_event_lock);
-	return 0;
+	return ret;
 }
 
 static int rt_available_events_open(struct inode *inode, struct file *file)
@@ -73,12 +83,12 @@ static const struct file_operations rt_available_events_fops = {
 };
 
 /* Apply one pattern; the number of events it matched, or an errno. */
-static int rt_set_event_one(char *pat)
+static int rt_set_event_one(struct rt_event_dir *edir, char *pat)
 {
 	bool on = *pat != '!';
 	const char *sys_glob = "*", *ev_glob;
-	struct rt_event_system *sys;
-	struct rt_event *ev;
+	struct rt_event_sysdir *sd;
+	struct rt_event_file *file;
 	char *colon;
 	int n = 0, ret = 0, r;
 
@@ -94,17 +104,17 @@ static int rt_set_event_one(char *pat)
 	}
 	if (!*ev_glob)
 		return -EINVAL;
-	list_for_each_entry(sys, &rt_event_systems, list) {
+	list_for_each_entry(sd, &edir->systems, list) {
 		/* A bare name is an event's, or a whole system's. */
-		bool whole = !colon && rt_glob_match(ev_glob, sys->name);
+		bool whole = !colon && rt_glob_match(ev_glob, sd->sys->name);
 
-		if (!whole && !rt_glob_match(sys_glob, sys->name))
+		if (!whole && !rt_glob_match(sys_glob, sd->sys->name))
 			continue;
-		list_for_each_entry(ev, &sys->events, list) {
-			if (!whole && !rt_glob_match(ev_glob, ev->name))
+		list_for_each_entry(file, &sd->files, sys_link) {
+			if (!whole && !rt_glob_match(ev_glob, file->ev->name))
 				continue;
 			n++;
-			r = rt_event_set(ev, on);
+			r = rt_event_file_set(file, on);
 			if (r && !ret)
 				ret = r;
 		}
@@ -113,16 +123,20 @@ static int rt_set_event_one(char *pat)
 }
 
 /* Apply every pattern of @text, stopping at the first that fails. */
-static int rt_set_event_apply(char *text)
+static int rt_set_event_apply(struct file *f, char *text)
 {
+	struct rt_event_dir *edir;
 	char *pat;
 	int r, ret = 0;
 
 	mutex_lock(&rt_event_lock);
+	edir = rt_file_obj(f, &rt_event_lock);
+	if (!edir)
+		ret = -ENODEV;
 	while (!ret && (pat = strsep(&text, " \t\n")) != NULL) {
 		if (!*pat)
 			continue;
-		r = rt_set_event_one(pat);
+		r = rt_set_event_one(edir, pat);
 		if (r < 0)
 			ret = r;
 		else if (!r)
@@ -135,8 +149,7 @@ static int rt_set_event_apply(char *text)
 static int rt_set_event_open(struct inode *inode, struct file *file)
 {
 	struct rt_event_view *view;
-	struct rt_event_system *sys;
-	struct rt_event *ev;
+	struct rt_event_dir *edir;
 	int ret = rt_file_lockdown();
 
 	if (ret)
@@ -153,9 +166,9 @@ static int rt_set_event_open(struct inode *inode, struct file *file)
 	}
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&rt_event_lock);
-		list_for_each_entry(sys, &rt_event_systems, list)
-			list_for_each_entry(ev, &sys->events, list)
-				rt_event_set(ev, false);
+		edir = rt_file_obj(file, &rt_event_lock);
+		if (edir)
+			rt_event_dir_set(edir, NULL, false);
 		mutex_unlock(&rt_event_lock);
 	}
 	return 0;
@@ -175,7 +188,7 @@ static ssize_t rt_set_event_write(struct file *file, const char __user *ubuf,
 	text = rt_carry_join(&view->carry, in, n, " \t\n", &ret);
 	kfree(in);
 	if (text) {
-		ret = rt_set_event_apply(text);
+		ret = rt_set_event_apply(file, text);
 		kfree(text);
 	}
 	if (ret) {
@@ -193,7 +206,7 @@ static int rt_set_event_release(struct inode *inode, struct file *file)
 	char *tail = rt_carry_flush(&view->carry);
 
 	if (tail && !view->failed)
-		rt_set_event_apply(tail);
+		rt_set_event_apply(file, tail);
 	kfree(tail);
 	kfree(view);
 	return single_release(inode, file);
@@ -215,12 +228,17 @@ static struct rt_readme_part rt_event_list_readme = {
 
 /**
  * rt_create_event_list_files - add available_events and set_event
- * @dir: the tracing directory
+ * @edir: the instance's event directory; they go into its tracing
+ *	directory, beside events/
  */
-void __init rt_create_event_list_files(struct dentry *dir)
+void rt_create_event_list_files(struct rt_event_dir *edir)
 {
-	tracefs_create_file("available_events", 0444, dir, NULL,
-			    &rt_available_events_fops);
-	tracefs_create_file("set_event", 0644, dir, NULL, &rt_set_event_fops);
-	rt_readme_add(&rt_event_list_readme);
+	struct dentry *dir = edir->tr->dir;
+
+	edir->files[1] = tracefs_create_file("available_events", 0444, dir,
+					     edir, &rt_available_events_fops);
+	edir->files[2] = tracefs_create_file("set_event", 0644, dir, edir,
+					     &rt_set_event_fops);
+	if (edir->tr == rt_top_instance())
+		rt_readme_add(&rt_event_list_readme);
 }

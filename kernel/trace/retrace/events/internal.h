@@ -7,24 +7,83 @@
 #include <linux/mutex.h>
 #include <trace/retrace/event.h>
 
-/* One events/<system>/ directory; on rt_event_systems. */
+/* A group of events ("kprobes"), on rt_event_systems. */
 struct rt_event_system {
 	char			*name;
-	struct dentry		*dir;
-	struct dentry		*enable_file;
 	struct list_head	events;
 	struct list_head	list;
 };
 
+/* enable, id, format and filter. */
+#define RT_EVENT_NR_FILES	4
+/* events/enable, set_event, available_events. */
+#define RT_EVENT_DIR_NR_FILES	3
+
 /*
- * event.c: the systems and their events, and the lock that guards the
- * lists and every ->enabled change (see event.c for the lock order).
+ * One instance's events: its events/ directory, set_event and
+ * available_events.  On rt_event_dirs, the top level's first.
+ * @systems: its struct rt_event_sysdir, one per group with events
+ */
+struct rt_event_dir {
+	struct rt_instance	*tr;
+	struct dentry		*dir;
+	struct dentry		*files[RT_EVENT_DIR_NR_FILES];
+	struct list_head	systems;
+	struct list_head	list;
+};
+
+/* events/<system>/ in one instance. @files: its struct rt_event_file */
+struct rt_event_sysdir {
+	struct rt_event_system	*sys;
+	struct rt_event_dir	*edir;
+	struct dentry		*dir;
+	struct dentry		*enable_file;
+	struct list_head	files;
+	struct list_head	list;
+};
+
+/*
+ * events/<system>/<name>/ in one instance: whether the event records
+ * into that instance's buffer, and through which filter.
+ * @enabled: written under rt_event_lock, read by the record path
+ * @filter:  RCU; the record path runs with preemption disabled
+ * @ev_link: on ev->files (RCU, see event.c)
+ * @sys_link: on sysdir->files, under rt_event_lock
+ */
+struct rt_event_file {
+	struct rt_event		*ev;
+	struct rt_event_sysdir	*sysdir;
+	bool			enabled;
+	struct rt_filter __rcu	*filter;
+	struct dentry		*dir;
+	struct dentry		*files[RT_EVENT_NR_FILES];
+	struct list_head	ev_link;
+	struct list_head	sys_link;
+};
+
+/*
+ * event.c: the groups and their events, the instances' event
+ * directories, and the locks (see event.c for their order).
  */
 extern struct list_head rt_event_systems;
+extern struct list_head rt_event_dirs;
 extern struct mutex rt_event_lock;
-int rt_event_set(struct rt_event *ev, bool on);
+extern struct mutex rt_event_dir_lock;
+int rt_event_file_set(struct rt_event_file *file, bool on);
+void rt_event_file_force_off(struct rt_event_file *file);
+int rt_event_dir_set(struct rt_event_dir *edir, struct rt_event_system *only,
+		     bool on);
+
+/* event_dir.c: the tracefs side of an instance's events. */
+int rt_event_file_create(struct rt_event_dir *edir, struct rt_event *ev);
+void rt_event_file_unlink(struct rt_event_file *file);
+void rt_event_file_remove(struct rt_event_file *file);
+void rt_event_file_free(struct rt_event_file *file);
+struct rt_event_dir *rt_event_dir_create(struct rt_instance *tr);
+void rt_event_dir_unlink(struct rt_event_dir *edir);
+void rt_event_dir_free(struct rt_event_dir *edir);
 
 /* event_list.c: available_events and set_event. */
-void rt_create_event_list_files(struct dentry *dir);
+void rt_create_event_list_files(struct rt_event_dir *edir);
 
 #endif /* _RETRACE_EVENTS_INTERNAL_H */
