@@ -74,6 +74,7 @@ enum rt_option {
 	RT_OPT_SYM_USEROBJ,
 	RT_OPT_BLOCK,
 	RT_OPT_SCHED_TREE,
+	RT_OPT_EVENT_FORK,
 	RT_OPT_NR,
 };
 

@@ -310,6 +310,7 @@ const char *const rt_option_names[RT_OPT_NR] = {
 	[RT_OPT_SYM_USEROBJ]	= "sym-userobj",
 	[RT_OPT_BLOCK]		= "block",
 	[RT_OPT_SCHED_TREE]	= "sched-tree",
+	[RT_OPT_EVENT_FORK]	= "event-fork",
 };
 
 /* Core options, then the current tracer's own while it is current. */
@@ -411,7 +412,8 @@ static const char rt_readme_core[] =
 	"  trace_pipe           consuming read; blocks until data arrives\n"
 	"  trace_options        print-parent sym-offset sym-addr verbose raw\n"
 	"                       hex bin latency-format overwrite stacktrace\n"
-	"                       userstacktrace sym-userobj block sched-tree;\n"
+	"                       userstacktrace sym-userobj block sched-tree\n"
+	"                       event-fork;\n"
 	"                       'echo noNAME' clears NAME\n"
 	"  trace_marker         a write becomes a record in the buffer\n"
 	"  buffer_size_kb       KiB per CPU; change only with tracer nop;\n"

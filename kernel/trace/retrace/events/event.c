@@ -38,6 +38,7 @@
 #include <linux/tracefs.h>
 #include <trace/retrace/core.h>
 #include <trace/retrace/event.h>
+#include <trace/retrace/ipset.h>
 #include "internal.h"
 
 LIST_HEAD(rt_event_systems);
@@ -107,9 +108,11 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 	rt_fill_header(rec, ev->type.type, pc);
 	list_for_each_entry_rcu(file, &ev->files, ev_link,
 				rcu_read_lock_sched_held()) {
-		struct rt_instance *tr = file->sysdir->edir->tr;
+		struct rt_event_dir *edir = file->sysdir->edir;
+		struct rt_instance *tr = edir->tr;
 
-		if (!READ_ONCE(file->enabled) || !rt_recording(tr))
+		if (!READ_ONCE(file->enabled) || !rt_recording(tr) ||
+		    !rt_event_pid_ok(edir))
 			continue;
 		f = rcu_dereference_sched(file->filter);
 		if (f && !rt_filter_match(f, rec, len))
@@ -301,22 +304,31 @@ static struct rt_event *rt_event_find(struct rt_event_system *sys,
 }
 
 /*
- * Under rt_event_dir_lock: take @ev's files out of every instance and
- * remove their directories.  The record path may still be reading
- * them: free the list with rt_event_files_free() after an RCU grace
- * period.
+ * Under rt_event_dir_lock and rt_event_lock: take @ev's files out of
+ * every instance, disabled first (a producer's refusal does not keep
+ * them), onto @gone.  The record path may still be reading them:
+ * remove their directories with rt_event_files_remove() once
+ * rt_event_lock is dropped, and free them with rt_event_files_free()
+ * after an RCU grace period.
  */
 static void rt_event_files_unlink(struct rt_event *ev, struct list_head *gone)
 {
 	struct rt_event_file *file, *tmp;
 
-	mutex_lock(&rt_event_lock);
+	lockdep_assert_held(&rt_event_lock);
 	list_for_each_entry_safe(file, tmp, &ev->files, ev_link) {
+		rt_event_file_force_off(file);
 		rt_event_file_unlink(file);
 		/* ev_link stays valid for RCU readers: chain by sys_link. */
 		list_add_tail(&file->sys_link, gone);
 	}
-	mutex_unlock(&rt_event_lock);
+}
+
+/* Under rt_event_dir_lock, without rt_event_lock. */
+static void rt_event_files_remove(struct list_head *gone)
+{
+	struct rt_event_file *file;
+
 	list_for_each_entry(file, gone, sys_link)
 		rt_event_file_remove(file);
 }
@@ -375,9 +387,15 @@ int rt_event_add(struct rt_event *ev)
 	list_for_each_entry(edir, &rt_event_dirs, list) {
 		ret = rt_event_file_create(edir, ev);
 		if (ret) {
+			/* Its files were visible: one may have been enabled. */
+			mutex_lock(&rt_event_lock);
 			rt_event_files_unlink(ev, &gone);
+			mutex_unlock(&rt_event_lock);
+			rt_event_files_remove(&gone);
 			rt_unregister_event_type(&ev->type); /* waits */
 			rt_event_files_free(&gone);
+			if (ev->was_enabled)
+				rt_reset_all_buffers();
 			goto put;
 		}
 	}
@@ -422,8 +440,10 @@ int rt_event_remove(struct rt_event *ev)
 	}
 	sys = ev->sys;
 	list_del(&ev->list);
-	mutex_unlock(&rt_event_lock);
+	/* Same lock hold as the check: nothing enables it in between. */
 	rt_event_files_unlink(ev, &gone);
+	mutex_unlock(&rt_event_lock);
+	rt_event_files_remove(&gone);
 	rt_event_system_put(sys);
 	ev->sys = NULL;
 	mutex_unlock(&rt_event_dir_lock);
@@ -473,7 +493,7 @@ static int rt_event_instance_add(struct rt_instance *tr)
 			break;
 	}
 	mutex_lock(&rt_event_lock);
-	list_add_tail(&edir->list, &rt_event_dirs);
+	list_add_tail_rcu(&edir->list, &rt_event_dirs);
 	mutex_unlock(&rt_event_lock);
 out:
 	mutex_unlock(&rt_event_dir_lock);
@@ -500,7 +520,12 @@ static void rt_event_instance_remove(struct rt_instance *tr)
 	mutex_unlock(&rt_event_dir_lock);
 	if (!edir)
 		return;
+	/*
+	 * RCU for the lists; and every CPU's preempt-disabled section
+	 * over, RCU watching or not, before the core frees the buffer.
+	 */
 	synchronize_rcu();
+	rt_wait_preempt_readers();
 	rt_event_dir_free(edir);
 }
 

@@ -393,10 +393,11 @@ static void rt_event_file_revoke(struct rt_event_file *file)
  * rt_event_file_unlink - take a disabled event's file out of its instance
  * @file: the file
  *
- * Under rt_event_dir_lock and rt_event_lock.  Its files fail with
- * ENODEV from now on; @file leaves its event's RCU list and its group
- * directory, which goes too if it was the last.  Free it with
- * rt_event_file_free() after an RCU grace period.
+ * Under rt_event_dir_lock and rt_event_lock, @file disabled.  Its
+ * files fail with ENODEV from now on; @file leaves its event's RCU
+ * list and its group directory, which goes too if it was the last
+ * (@file->sysdir_last).  Remove it with rt_event_file_remove(), and
+ * free it with rt_event_file_free() after an RCU grace period.
  */
 void rt_event_file_unlink(struct rt_event_file *file)
 {
@@ -408,27 +409,21 @@ void rt_event_file_unlink(struct rt_event_file *file)
 	list_del(&file->sys_link);
 	if (list_empty(&sd->files)) {
 		rt_file_revoke(sd->enable_file, &rt_event_lock);
-		list_del_init(&sd->list);
+		list_del(&sd->list);
+		file->sysdir_last = true;
 	}
-}
-
-/* Was @sd emptied and taken out of its instance by an unlink? */
-static bool rt_event_sysdir_gone(struct rt_event_sysdir *sd)
-{
-	return list_empty(&sd->files) && list_empty(&sd->list);
 }
 
 /**
  * rt_event_file_remove - remove an unlinked file's directory
  * @file: from rt_event_file_unlink()
  *
- * Under rt_event_dir_lock, after every file of the same event was
- * unlinked; an emptied group directory goes too.
+ * Under rt_event_dir_lock; the group directory goes with its last file.
  */
 void rt_event_file_remove(struct rt_event_file *file)
 {
 	tracefs_remove(file->dir);
-	if (rt_event_sysdir_gone(file->sysdir))
+	if (file->sysdir_last)
 		tracefs_remove(file->sysdir->dir);
 }
 
@@ -436,19 +431,21 @@ void rt_event_file_remove(struct rt_event_file *file)
  * rt_event_file_free - free an unlinked, removed file
  * @file: from rt_event_file_remove(), an RCU grace period after its
  *	unlink (the record path may read it, and its group, until then)
+ *
+ * Reads the group only if this was its last file: another may be
+ * freed with its instance meanwhile.
  */
 void rt_event_file_free(struct rt_event_file *file)
 {
-	struct rt_event_sysdir *sd = file->sysdir;
-
+	if (file->sysdir_last)
+		kfree(file->sysdir);
 	rt_filter_free(rcu_dereference_protected(file->filter, 1));
 	kfree(file);
-	if (rt_event_sysdir_gone(sd))
-		kfree(sd);
 }
 
 /**
- * rt_event_dir_create - make events/, set_event and available_events
+ * rt_event_dir_create - make events/, set_event, available_events and
+ *	set_event_pid
  * @tr: the instance
  *
  * Under rt_event_dir_lock.  The caller adds each event's file and then
@@ -473,6 +470,7 @@ struct rt_event_dir *rt_event_dir_create(struct rt_instance *tr)
 	edir->files[0] = tracefs_create_file("enable", 0644, edir->dir, edir,
 					     &rt_all_enable_fops);
 	rt_create_event_list_files(edir);
+	rt_create_event_pid_file(edir);
 	return edir;
 }
 
@@ -503,7 +501,7 @@ void rt_event_dir_unlink(struct rt_event_dir *edir)
 	}
 	for (i = 0; i < RT_EVENT_DIR_NR_FILES; i++)
 		rt_file_revoke(edir->files[i], &rt_event_lock);
-	list_del(&edir->list);
+	list_del_rcu(&edir->list);
 }
 
 /**
@@ -517,7 +515,9 @@ void rt_event_dir_free(struct rt_event_dir *edir)
 
 	tracefs_remove(edir->files[1]);
 	tracefs_remove(edir->files[2]);
+	tracefs_remove(edir->files[3]);
 	tracefs_remove(edir->dir);
+	rt_event_pid_free(edir);
 	list_for_each_entry_safe(sd, sdt, &edir->systems, list) {
 		list_for_each_entry_safe(file, ft, &sd->files, sys_link) {
 			rt_filter_free(rcu_dereference_protected(file->filter,

@@ -3,8 +3,10 @@
 #ifndef _RETRACE_EVENTS_INTERNAL_H
 #define _RETRACE_EVENTS_INTERNAL_H
 
+#include <linux/bitops.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <trace/retrace/event.h>
 
 /* A group of events ("kprobes"), on rt_event_systems. */
@@ -16,13 +18,15 @@ struct rt_event_system {
 
 /* enable, id, format and filter. */
 #define RT_EVENT_NR_FILES	4
-/* events/enable, set_event, available_events. */
-#define RT_EVENT_DIR_NR_FILES	3
+/* events/enable, available_events, set_event, set_event_pid. */
+#define RT_EVENT_DIR_NR_FILES	4
 
 /*
- * One instance's events: its events/ directory, set_event and
- * available_events.  On rt_event_dirs, the top level's first.
+ * One instance's events: its events/ directory, set_event,
+ * available_events and set_event_pid.  On rt_event_dirs (RCU: the
+ * PID probes walk it), the top level's first.
  * @systems: its struct rt_event_sysdir, one per group with events
+ * @pids, @pid_on: set_event_pid (event_pid.c)
  */
 struct rt_event_dir {
 	struct rt_instance	*tr;
@@ -30,7 +34,18 @@ struct rt_event_dir {
 	struct dentry		*files[RT_EVENT_DIR_NR_FILES];
 	struct list_head	systems;
 	struct list_head	list;
+	unsigned long		*pids;
+	bool			pid_on;
 };
+
+/* Does set_event_pid let the current task's events into @edir? */
+static __always_inline bool rt_event_pid_ok(const struct rt_event_dir *edir)
+{
+	/* Pairs with the release in rt_pid_apply(): the bitmap is there. */
+	if (likely(!smp_load_acquire(&edir->pid_on)))
+		return true;
+	return test_bit(current->pid, READ_ONCE(edir->pids));
+}
 
 /* events/<system>/ in one instance. @files: its struct rt_event_file */
 struct rt_event_sysdir {
@@ -49,6 +64,8 @@ struct rt_event_sysdir {
  * @filter:  RCU; the record path runs with preemption disabled
  * @ev_link: on ev->files (RCU, see event.c)
  * @sys_link: on sysdir->files, under rt_event_lock
+ * @sysdir_last: its unlink emptied the group directory, which goes
+ *	with it (event removal)
  */
 struct rt_event_file {
 	struct rt_event		*ev;
@@ -59,6 +76,7 @@ struct rt_event_file {
 	struct dentry		*files[RT_EVENT_NR_FILES];
 	struct list_head	ev_link;
 	struct list_head	sys_link;
+	bool			sysdir_last;
 };
 
 /*
@@ -85,5 +103,9 @@ void rt_event_dir_free(struct rt_event_dir *edir);
 
 /* event_list.c: available_events and set_event. */
 void rt_create_event_list_files(struct rt_event_dir *edir);
+
+/* event_pid.c: set_event_pid. */
+void rt_create_event_pid_file(struct rt_event_dir *edir);
+void rt_event_pid_free(struct rt_event_dir *edir);
 
 #endif /* _RETRACE_EVENTS_INTERNAL_H */
