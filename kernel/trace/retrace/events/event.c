@@ -108,11 +108,15 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 	rt_fill_header(rec, ev->type.type, pc);
 	list_for_each_entry_rcu(file, &ev->files, ev_link,
 				rcu_read_lock_sched_held()) {
-		struct rt_event_dir *edir = file->sysdir->edir;
-		struct rt_instance *tr = edir->tr;
+		struct rt_event_dir *edir;
+		struct rt_instance *tr;
 
-		if (!READ_ONCE(file->enabled) || !rt_recording(tr) ||
-		    !rt_event_pid_ok(edir))
+		/* Most files are disabled: test that before chasing pointers. */
+		if (!READ_ONCE(file->enabled))
+			continue;
+		edir = file->sysdir->edir;
+		tr = edir->tr;
+		if (!rt_recording(tr) || !rt_event_pid_ok(edir))
 			continue;
 		f = rcu_dereference_sched(file->filter);
 		if (f && !rt_filter_match(f, rec, len))
