@@ -58,7 +58,9 @@ struct rt_rb_stats {
 	u64 read;	/* records taken by consuming readers */
 	u64 overrun;	/* records overwritten before being read */
 	u64 dropped;	/* records refused (see above) */
+	u64 commit_overrun; /* of dropped: an interrupted writer held the page */
 	u64 entries;	/* records still in the buffer */
+	u64 bytes;	/* bytes those take in the pages, headers included */
 	unsigned long nr_pages;
 };
 

@@ -422,7 +422,11 @@ static const char rt_readme_core[] =
 	"  tracing_max_latency  largest latency seen (usecs); writable\n"
 	"  tracing_thresh       usecs; function_graph keeps only calls that long\n"
 	"  per_cpu/cpuN/stats   written, read, overrun, dropped, entries\n"
-	"  per_cpu/cpuN/buffer_size_kb  KiB of that CPU's ring alone\n";
+	"  per_cpu/cpuN/buffer_size_kb  KiB of that CPU's ring alone\n"
+	"  saved_cmdlines       pid and name of the tasks recorded lately\n"
+	"  saved_cmdlines_size  slots in that table (1..32768)\n"
+	"  per_cpu/cpuN/trace_pipe_raw  consuming read of that CPU in binary\n"
+	"                       pages (events/header_page, header_event)\n";
 
 /* Parts registered by other units; only ever added to, at init. */
 static LIST_HEAD(rt_readme_parts);
@@ -462,9 +466,16 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 	if (cpu < 0)
 		return -ENODEV;
 	rt_buffer_stats(tr->buffer, cpu, &st);
-	seq_printf(m, "entries: %llu\noverrun: %llu\ndropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
-		   st.entries, st.overrun, st.dropped, st.read, st.written,
-		   st.nr_pages);
+	/*
+	 * The names binary readers parse (trace-cmd stores them with each
+	 * CPU's data), then retrace's own, which the docs and tests use.
+	 */
+	seq_printf(m, "entries: %llu\noverrun: %llu\ncommit overrun: %llu\nbytes: %llu\n",
+		   st.entries, st.overrun, st.commit_overrun, st.bytes);
+	seq_printf(m, "dropped events: %llu\nread events: %llu\n",
+		   st.dropped - st.commit_overrun, st.read);
+	seq_printf(m, "dropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
+		   st.dropped, st.read, st.written, st.nr_pages);
 	return 0;
 }
 
@@ -512,6 +523,7 @@ void rt_create_control_files(struct rt_instance *tr)
 				    &rt_max_latency_fops);
 		tracefs_create_file("README", 0444, dir, NULL,
 				    &rt_readme_fops);
+		rt_create_comm_files(dir);
 	}
 
 	per_cpu = tracefs_create_dir("per_cpu", dir);
@@ -523,5 +535,6 @@ void rt_create_control_files(struct rt_instance *tr)
 		tracefs_create_file("stats", 0444, d, tr, &rt_cpu_stats_fops);
 		tracefs_create_file("buffer_size_kb", 0644, d, tr,
 				    &rt_cpu_buffer_size_fops);
+		rt_create_raw_file(tr, d);
 	}
 }

@@ -159,6 +159,9 @@ struct rb_cpu {
 	u64		base_ts;	/* copy of that page's base_ts */
 	local_t		written;
 	local_t		dropped;
+	local_t		commit_overrun;	/* of dropped: an interrupted
+					 * writer still held the page
+					 */
 	local_t		overwritten;
 	unsigned long	nr_pages;
 	struct rb_page	**pages;
@@ -228,6 +231,7 @@ static void rb_cpu_init_state(struct rb_cpu *c)
 	c->base_ts = 0;
 	local_set(&c->written, 0);
 	local_set(&c->dropped, 0);
+	local_set(&c->commit_overrun, 0);
 	local_set(&c->overwritten, 0);
 	atomic_long_set(&c->read_pos, RB_POS(0, 0, 0));
 	atomic_long_set(&c->read, 0);
@@ -670,8 +674,10 @@ static bool notrace rb_prepare_page(struct rt_buffer *buf, struct rb_cpu *c,
 		 * Never reuse a page that still holds unpublished records
 		 * of an interrupted writer on this CPU.
 		 */
-		if (old >= RB_POS_PAGE(READ_ONCE(c->commit_pos)))
+		if (old >= RB_POS_PAGE(READ_ONCE(c->commit_pos))) {
+			local_inc(&c->commit_overrun);
 			return false;
+		}
 		if (READ_ONCE(buf->overwrite))
 			rb_push_reader(c, old);
 		else if (RB_POS_PAGE((unsigned long)
@@ -1267,7 +1273,7 @@ void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 {
 	struct rb_cpu *c;
 	unsigned long rp, cp, p, rpage, cpage;
-	u64 entries;
+	u64 entries, bytes;
 
 	/* The page headers walked below are freed by a resize. */
 	down_read(&buf->readers);
@@ -1280,13 +1286,20 @@ void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 
 	if (rpage >= cpage) {
 		entries = RB_POS_N(cp) - RB_POS_N(rp);
+		bytes = RB_POS_OFF(cp) - RB_POS_OFF(rp);
 	} else {
 		entries = READ_ONCE(rb_slot(c, rpage)->entries) - RB_POS_N(rp);
-		for (p = rpage + 1; p < cpage; p++)
+		bytes = READ_ONCE(rb_slot(c, rpage)->size) - RB_POS_OFF(rp);
+		for (p = rpage + 1; p < cpage; p++) {
 			entries += READ_ONCE(rb_slot(c, p)->entries);
+			bytes += READ_ONCE(rb_slot(c, p)->size);
+		}
 		entries += RB_POS_N(cp);
+		bytes += RB_POS_OFF(cp);
 	}
 	st->entries = entries;
+	st->bytes = bytes;
+	st->commit_overrun = local_read(&c->commit_overrun);
 	st->written = local_read(&c->written);
 	st->dropped = local_read(&c->dropped);
 	st->overrun = local_read(&c->overwritten);
