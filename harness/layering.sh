@@ -32,7 +32,7 @@ declare -A HEADER=(
 	[ring_buffer.h]=ring_buffer
 	[callsite.h]=callsite [ret_stack.h]=hooks
 	[latency_hooks.h]=hooks [latency_client.h]=hooks
-	[core.h]=core [kernel_api.h]=core [ipset.h]=lib [carry.h]=lib [arch_regs.h]=lib
+	[core.h]=core [kernel_api.h]=core [raw_page.h]=core [ipset.h]=lib [carry.h]=lib [arch_regs.h]=lib
 	[event.h]=events [event_filter.h]=events
 	[probe_def.h]=producers [mark_format.h]=producers
 )

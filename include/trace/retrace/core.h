@@ -58,6 +58,16 @@ struct rt_print_entry {
 	char		buf[];	/* NUL-terminated */
 };
 
+/* A stack record (RT_TYPE_KSTACK, RT_TYPE_USTACK): @nr return addresses,
+ * innermost first; the record holds only those.
+ */
+struct rt_stack_entry {
+	struct rt_entry	ent;
+	u32		nr;
+	u32		pad;
+	unsigned long	ips[];
+};
+
 /* trace_options bits. */
 enum rt_option {
 	RT_OPT_PRINT_PARENT,

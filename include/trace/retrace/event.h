@@ -77,6 +77,27 @@ struct rt_event {
 	struct list_head		list;
 };
 
+/**
+ * struct rt_event_format - a record type of the core or of a tracer,
+ *	described under events/ftrace/<name>/{id,format} so that binary
+ *	readers can decode it; it has no enable or filter file
+ * @name: directory name ("function")
+ * @id: its record type
+ * @fields: payload fields, as for struct rt_event
+ * @nr_fields: entries in @fields
+ * @print_fmt: the "print fmt:" line
+ * @list: on the event layer's list (rt_event_format_add())
+ */
+struct rt_event_format {
+	const char			*name;
+	unsigned int			id;
+	const struct rt_event_field	*fields;
+	unsigned int			nr_fields;
+	const char			*print_fmt;
+	struct list_head		list;
+};
+
+int rt_event_format_add(struct rt_event_format *fmt);
 int rt_event_add(struct rt_event *ev);
 int rt_event_remove(struct rt_event *ev);
 int rt_event_disable(struct rt_event *ev);

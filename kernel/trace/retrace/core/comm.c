@@ -2,21 +2,38 @@
 /*
  * Task names for the output: records carry only a pid, so the name of
  * each task that records is remembered here, one slot per pid hash.
+ * saved_cmdlines lists what is remembered (binary readers such as
+ * trace-cmd name tasks from it); saved_cmdlines_size sets the number of
+ * slots.
  */
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/threads.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+#include <trace/events/sched.h>
 #include "internal.h"
 
-#define RT_COMM_SLOTS	1024
+#define RT_COMM_SLOTS_BOOT	1024
 
 struct rt_comm_slot {
 	int	pid;
 	char	comm[TASK_COMM_LEN];
 };
 
-static struct rt_comm_slot rt_comms[RT_COMM_SLOTS];
+static struct rt_comm_slot rt_comms_boot[RT_COMM_SLOTS_BOOT];
+/*
+ * The table and its size, replaced together by saved_cmdlines_size
+ * under rt_comm_lock; every reader and writer of a slot holds it.
+ */
+static struct rt_comm_slot *rt_comms = rt_comms_boot;
+static unsigned int rt_comm_slots = RT_COMM_SLOTS_BOOT;
+/* Serialises resizes and the listing's copy (process context). */
+static DEFINE_MUTEX(rt_comm_resize_lock);
 /*
  * A raw arch lock taken only by trylock on the recording side, so any
  * context (NMI included) can record; a missed save costs a "<...>".
@@ -35,7 +52,7 @@ void notrace rt_save_comm(struct task_struct *tsk)
 	/* raw_: this runs inside traced code; keep lockdep out of it. */
 	raw_local_irq_save(flags);
 	if (arch_spin_trylock(&rt_comm_lock)) {
-		slot = &rt_comms[tsk->pid % RT_COMM_SLOTS];
+		slot = &rt_comms[tsk->pid % rt_comm_slots];
 		slot->pid = tsk->pid;
 		memcpy(slot->comm, tsk->comm, TASK_COMM_LEN);
 		slot->comm[TASK_COMM_LEN - 1] = 0;
@@ -44,6 +61,27 @@ void notrace rt_save_comm(struct task_struct *tsk)
 	}
 	raw_local_irq_restore(flags);
 }
+
+/*
+ * exec renames the task but keeps its pid, which this CPU's cache says
+ * is saved: save the new name at once, so the records after the exec
+ * (and those of any CPU whose cache still holds the pid) get it.
+ */
+static void notrace rt_comm_exec_probe(void *data, struct task_struct *p,
+				       pid_t old_pid,
+				       struct linux_binprm *bprm)
+{
+	preempt_disable_notrace();
+	__this_cpu_write(rt_last_saved_pid, -1);
+	rt_save_comm(p);
+	preempt_enable_notrace();
+}
+
+static int __init rt_comm_init(void)
+{
+	return register_trace_sched_process_exec(rt_comm_exec_probe, NULL);
+}
+device_initcall(rt_comm_init);
 
 /* Fill @comm (TASK_COMM_LEN bytes) with the name last seen for @pid. */
 void rt_find_comm(int pid, char *comm)
@@ -70,10 +108,105 @@ void rt_find_comm(int pid, char *comm)
 		cpu_relax();
 	}
 	if (tries < 10000) {
-		slot = &rt_comms[pid % RT_COMM_SLOTS];
+		slot = &rt_comms[pid % rt_comm_slots];
 		if (slot->pid == pid)
 			memcpy(comm, slot->comm, TASK_COMM_LEN);
 		arch_spin_unlock(&rt_comm_lock);
 	}
 	local_irq_restore(flags);
+}
+
+/* ---- saved_cmdlines, saved_cmdlines_size ----------------------------- */
+
+/* Take the lock from process context, where no recorder can hold it long. */
+static void rt_comm_lock_irq(unsigned long *flags)
+{
+	local_irq_save(*flags);
+	arch_spin_lock(&rt_comm_lock);
+}
+
+static void rt_comm_unlock_irq(unsigned long flags)
+{
+	arch_spin_unlock(&rt_comm_lock);
+	local_irq_restore(flags);
+}
+
+/* "pid comm" for every remembered task, from a copy of the table. */
+static int rt_saved_cmdlines_show(struct seq_file *m, void *v)
+{
+	struct rt_comm_slot *copy;
+	unsigned long flags;
+	unsigned int i, n;
+
+	mutex_lock(&rt_comm_resize_lock);
+	n = rt_comm_slots;
+	copy = kvmalloc_array(n, sizeof(*copy), GFP_KERNEL);
+	if (!copy) {
+		mutex_unlock(&rt_comm_resize_lock);
+		return -ENOMEM;
+	}
+	rt_comm_lock_irq(&flags);
+	memcpy(copy, rt_comms, n * sizeof(*copy));
+	rt_comm_unlock_irq(flags);
+	mutex_unlock(&rt_comm_resize_lock);
+	for (i = 0; i < n; i++)
+		if (copy[i].pid > 0)
+			seq_printf(m, "%d %s\n", copy[i].pid, copy[i].comm);
+	kvfree(copy);
+	return 0;
+}
+
+static int rt_saved_cmdlines_size_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", READ_ONCE(rt_comm_slots));
+	return 0;
+}
+
+/*
+ * A new size gets an empty table: names move to the slot of their new
+ * hash, and a pid whose slot is taken loses its name, as it would to a
+ * newer task.
+ */
+static ssize_t rt_saved_cmdlines_size_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t cnt, loff_t *ppos)
+{
+	struct rt_comm_slot *new, *old;
+	unsigned long flags;
+	unsigned int n, i;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, cnt, 10, &n);
+	if (ret)
+		return ret;
+	if (!n || n > PID_MAX_DEFAULT)
+		return -EINVAL;
+	new = kvcalloc(n, sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mutex_lock(&rt_comm_resize_lock);
+	rt_comm_lock_irq(&flags);
+	old = rt_comms;
+	for (i = 0; i < rt_comm_slots; i++)
+		if (old[i].pid > 0 && !new[old[i].pid % n].pid)
+			new[old[i].pid % n] = old[i];
+	rt_comms = new;
+	WRITE_ONCE(rt_comm_slots, n);
+	rt_comm_unlock_irq(flags);
+	mutex_unlock(&rt_comm_resize_lock);
+	if (old != rt_comms_boot)
+		kvfree(old);
+	return cnt;
+}
+
+RT_SEQ_FOPS(rt_saved_cmdlines, NULL);
+RT_SEQ_FOPS(rt_saved_cmdlines_size, rt_saved_cmdlines_size_write);
+
+/* The top level's saved_cmdlines and saved_cmdlines_size, in @dir. */
+void rt_create_comm_files(struct dentry *dir)
+{
+	tracefs_create_file("saved_cmdlines", 0444, dir, NULL,
+			    &rt_saved_cmdlines_fops);
+	tracefs_create_file("saved_cmdlines_size", 0644, dir, NULL,
+			    &rt_saved_cmdlines_size_fops);
 }

@@ -44,6 +44,8 @@ void rt_pipe_arm(struct rt_instance *tr);
 void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);
+void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir);
+void rt_create_comm_files(struct dentry *dir);
 
 /* instance.c: instances/NAME and the lifetime of instance files. */
 extern struct mutex rt_instances_lock;

@@ -39,14 +39,6 @@
 
 #define RT_STACK_DEPTH	32
 
-/* A stack record: @nr return addresses, innermost first. */
-struct rt_stack_entry {
-	struct rt_entry	ent;
-	u32		nr;
-	u32		pad;
-	unsigned long	ips[];
-};
-
 static DEFINE_PER_CPU(unsigned long, rt_stack_inside);
 static DEFINE_PER_CPU(unsigned long [4][RT_STACK_DEPTH], rt_stack_ips);
 

@@ -550,6 +550,7 @@ static struct rt_readme_part rt_event_readme = {
  */
 static int __init rt_event_init(void)
 {
+	rt_event_core_formats_init();
 	if (rt_event_instance_add(rt_top_instance()))
 		pr_warn("no events directory\n");
 	rt_readme_add(&rt_event_readme);

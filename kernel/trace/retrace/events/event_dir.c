@@ -195,15 +195,32 @@ static void rt_format_fields(struct seq_file *m,
 			   f->type, f->name, f->offset, f->size, f->is_signed);
 }
 
+/**
+ * rt_event_format_print - the text of a format file
+ * @m: where to print it
+ * @name: the event's name
+ * @id: its record type
+ * @fields: its fields after the common ones
+ * @n: entries in @fields
+ * @print_fmt: its "print fmt:" line
+ */
+void rt_event_format_print(struct seq_file *m, const char *name,
+			   unsigned int id, const struct rt_event_field *fields,
+			   unsigned int n, const char *print_fmt)
+{
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", name, id);
+	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
+	seq_putc(m, '\n');
+	rt_format_fields(m, fields, n);
+	seq_printf(m, "\nprint fmt: %s\n", print_fmt);
+}
+
 static void rt_ev_format_print(struct seq_file *m, void *file)
 {
 	struct rt_event *ev = ((struct rt_event_file *)file)->ev;
 
-	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->name, ev->type.type);
-	rt_format_fields(m, rt_common_fields, ARRAY_SIZE(rt_common_fields));
-	seq_putc(m, '\n');
-	rt_format_fields(m, ev->fields, ev->nr_fields);
-	seq_printf(m, "\nprint fmt: %s\n", ev->print_fmt);
+	rt_event_format_print(m, ev->name, ev->type.type, ev->fields,
+			      ev->nr_fields, ev->print_fmt);
 }
 
 static int rt_ev_format_show(struct seq_file *m, void *v)
@@ -471,6 +488,8 @@ struct rt_event_dir *rt_event_dir_create(struct rt_instance *tr)
 					     &rt_all_enable_fops);
 	rt_create_event_list_files(edir);
 	rt_create_event_pid_file(edir);
+	if (rt_create_ftrace_files(edir))
+		pr_warn("no events/ftrace\n");
 	return edir;
 }
 

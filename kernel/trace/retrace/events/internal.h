@@ -9,6 +9,8 @@
 #include <linux/sched.h>
 #include <trace/retrace/event.h>
 
+struct seq_file;
+
 /* A group of events ("kprobes"), on rt_event_systems. */
 struct rt_event_system {
 	char			*name;
@@ -27,6 +29,7 @@ struct rt_event_system {
  * PID probes walk it), the top level's first.
  * @systems: its struct rt_event_sysdir, one per group with events
  * @pids, @pid_on: set_event_pid (event_pid.c)
+ * @ftrace_dir: events/ftrace/ (ftrace_format.c), or NULL
  */
 struct rt_event_dir {
 	struct rt_instance	*tr;
@@ -36,6 +39,7 @@ struct rt_event_dir {
 	struct list_head	list;
 	unsigned long		*pids;
 	bool			pid_on;
+	struct dentry		*ftrace_dir;
 };
 
 /* Does set_event_pid let the current task's events into @edir? */
@@ -103,6 +107,13 @@ void rt_event_dir_free(struct rt_event_dir *edir);
 
 /* event_list.c: available_events and set_event. */
 void rt_create_event_list_files(struct rt_event_dir *edir);
+
+/* ftrace_format.c: events/ftrace/, events/header_page, header_event. */
+int rt_create_ftrace_files(struct rt_event_dir *edir);
+void rt_event_core_formats_init(void);
+void rt_event_format_print(struct seq_file *m, const char *name,
+			   unsigned int id, const struct rt_event_field *fields,
+			   unsigned int n, const char *print_fmt);
 
 /* event_pid.c: set_event_pid. */
 void rt_create_event_pid_file(struct rt_event_dir *edir);

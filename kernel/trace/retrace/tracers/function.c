@@ -20,6 +20,7 @@
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/carry.h>
 #include <trace/retrace/core.h>
+#include <trace/retrace/event.h>
 #include <trace/retrace/ipset.h>
 #include "function.h"
 
@@ -520,6 +521,22 @@ static struct rt_readme_part rt_fn_readme = {
 		"  /proc/sys/kernel/ftrace_enabled  0 turns the function tracer off\n",
 };
 
+static const struct rt_event_field rt_fn_fields[] = {
+	{ "unsigned long", "ip", offsetof(struct rt_function_entry, ip),
+	  sizeof(unsigned long), 0, RT_FIELD_INT },
+	{ "unsigned long", "parent_ip",
+	  offsetof(struct rt_function_entry, parent_ip),
+	  sizeof(unsigned long), 0, RT_FIELD_INT },
+};
+
+/* events/ftrace/function, for binary readers. */
+static struct rt_event_format rt_fn_format = {
+	.name = "function",
+	.fields = rt_fn_fields,
+	.nr_fields = ARRAY_SIZE(rt_fn_fields),
+	.print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip",
+};
+
 static int __init rt_function_init(void)
 {
 	struct dentry *dir = rt_tracing_dir();
@@ -535,7 +552,11 @@ static int __init rt_function_init(void)
 	rt_create_filter_files(dir);
 	tracefs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
 	register_sysctl("kernel", rt_fn_sysctls);
-	rt_register_event_type(&rt_fn_event);
+	if (!rt_register_event_type(&rt_fn_event)) {
+		rt_fn_format.id = rt_fn_event.type;
+		if (rt_event_format_add(&rt_fn_format))
+			pr_warn("no events/ftrace/function\n");
+	}
 	rt_register_tracer(&rt_function_tracer);
 	rt_readme_add(&rt_fn_readme);
 	return 0;

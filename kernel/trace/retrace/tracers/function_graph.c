@@ -20,6 +20,7 @@
 #include <linux/seq_file.h>
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/core.h>
+#include <trace/retrace/event.h>
 #include <trace/retrace/ipset.h>
 #include <trace/retrace/ret_stack.h>
 #include "function.h"
@@ -138,6 +139,7 @@ rt_graph_return(const struct rt_ret_frame *f, int depth)
 		if (e) {
 			e->ip = f->ip;
 			e->depth = depth;
+			e->overrun = 0;
 			e->calltime = f->calltime;
 			e->rettime = now;
 			rt_commit(&h);
@@ -253,6 +255,43 @@ static struct rt_readme_part rt_graph_readme = {
 		"                       that had to drop frames (resync)\n",
 };
 
+/* events/ftrace/funcgraph_{entry,exit}: named as trace-cmd expects. */
+#define RT_GRAPH_FIELD(ctype, fname, st, member, sgn)			\
+	{ ctype, fname, offsetof(struct st, member),			\
+	  sizeof_field(struct st, member), sgn, RT_FIELD_INT }
+
+static const struct rt_event_field rt_graph_ent_fields[] = {
+	RT_GRAPH_FIELD("unsigned long", "func", rt_graph_ent_entry, ip, 0),
+	RT_GRAPH_FIELD("int", "depth", rt_graph_ent_entry, depth, 1),
+};
+
+static const struct rt_event_field rt_graph_ret_fields[] = {
+	RT_GRAPH_FIELD("unsigned long", "func", rt_graph_ret_entry, ip, 0),
+	RT_GRAPH_FIELD("int", "depth", rt_graph_ret_entry, depth, 1),
+	RT_GRAPH_FIELD("unsigned int", "overrun", rt_graph_ret_entry, overrun,
+		       0),
+	RT_GRAPH_FIELD("unsigned long long", "calltime", rt_graph_ret_entry,
+		       calltime, 0),
+	RT_GRAPH_FIELD("unsigned long long", "rettime", rt_graph_ret_entry,
+		       rettime, 0),
+};
+
+static struct rt_event_format rt_graph_ent_format = {
+	.name = "funcgraph_entry",
+	.fields = rt_graph_ent_fields,
+	.nr_fields = ARRAY_SIZE(rt_graph_ent_fields),
+	.print_fmt = "\"--> %ps (%d)\", (void *)REC->func, REC->depth",
+};
+
+static struct rt_event_format rt_graph_ret_format = {
+	.name = "funcgraph_exit",
+	.fields = rt_graph_ret_fields,
+	.nr_fields = ARRAY_SIZE(rt_graph_ret_fields),
+	.print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
+		     "(void *)REC->func, REC->depth, REC->calltime, "
+		     "REC->rettime, REC->depth",
+};
+
 static int __init rt_function_graph_init(void)
 {
 	int ret;
@@ -262,6 +301,11 @@ static int __init rt_function_graph_init(void)
 		ret = rt_register_event_type(&rt_graph_ret_type);
 	if (ret)
 		return ret;
+	rt_graph_ent_format.id = rt_graph_ent_type.type;
+	rt_graph_ret_format.id = rt_graph_ret_type.type;
+	if (rt_event_format_add(&rt_graph_ent_format) ||
+	    rt_event_format_add(&rt_graph_ret_format))
+		pr_warn("no events/ftrace/funcgraph_*\n");
 	tracefs_create_file("graph_stats", 0444, rt_tracing_dir(), NULL,
 			    &rt_graph_stats_fops);
 	rt_readme_add(&rt_graph_readme);

@@ -17,6 +17,7 @@ struct rt_graph_ret_entry {
 	struct rt_entry	ent;
 	unsigned long	ip;
 	int		depth;
+	u32		overrun;	/* always 0: no frame is lost unseen */
 	u64		calltime;
 	u64		rettime;
 };

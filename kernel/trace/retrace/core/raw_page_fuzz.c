@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for raw_page.c.  After a first byte that chooses the
+ * lost count given to each page, every four input bytes are a record:
+ * a byte for the time since the last (0 to 2^40, or a step back), two
+ * for the length (4 to 4064, a multiple of 4) and one for the payload.
+ * The records are packed into pages, a new page on -ENOSPC, and each
+ * page is read back with raw_page_check.h: every record must come back
+ * with its time and payload, and -ENOSPC only when it did not fit.  The
+ * raw input is also decoded as a page; any result but a crash will do.
+ */
+#include "pure_shim.h"
+#include <stdio.h>
+#include <trace/retrace/raw_page.h>
+#include "raw_page_check.h"
+
+#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
+#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
+
+struct exp_rec {
+	u64		ts;
+	unsigned int	len;
+	u8		seed;
+};
+
+static struct rt_raw_page p;
+static struct exp_rec want[MAX_RECS];
+static unsigned int nr, used;
+static u64 last;
+static u8 page[RT_RAW_PAGE_SIZE];
+static u8 payload[RT_RAW_PAGE_SIZE];
+static u8 copy[RT_RAW_PAGE_SIZE];
+u8 raw_page_fuzz_sink;	/* kept: the decoder's reads are not optimised out */
+
+static void fail(const char *what, unsigned int i)
+{
+	fprintf(stderr, "fuzz check failed: %s (record %u of %u)\n", what, i,
+		nr);
+	abort();
+}
+
+static void fill(u8 seed, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		payload[i] = (u8)(seed ^ i ^ (i >> 8));
+}
+
+static u64 delta_of(u8 b)
+{
+	switch (b) {
+	case 255:
+		return 1ULL << 40;
+	case 254:
+		return (1ULL << 27) - 1;
+	case 253:
+		return 1ULL << 27;
+	case 252:
+		return (1ULL << 32) + 1;
+	default:
+		/* 0..7 times 2^0 .. 2^39 */
+		return (u64)(b & 7) << ((b >> 3) * 39 / 31);
+	}
+}
+
+static unsigned int rec_size(u64 ts, unsigned int len)
+{
+	unsigned int size = 4 + len;
+
+	if (len > 112)
+		size += 4;
+	if (nr && ts > last && ts - last >= (1ULL << 27))
+		size += 8;
+	return size;
+}
+
+static void finish_and_check(u64 missed)
+{
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	unsigned int i;
+	s64 lost = 0;
+
+	rt_raw_page_finish(&p, missed);
+	if (missed)
+		lost = RT_RAW_DATA_SIZE - used >= 8 ? (s64)missed : -1;
+	if (rt_rck_load(&c, page, sizeof(page)))
+		fail("page header", 0);
+	if (c.size != used || c.lost != lost || c.page_ts != want[0].ts)
+		fail("page header fields", 0);
+	for (i = 0; i < nr; i++) {
+		if (rt_rck_next(&c, &r) != 1)
+			fail("record missing", i);
+		if (r.ts != want[i].ts)
+			fail("time", i);
+		if (r.len != want[i].len)
+			fail("length", i);
+		fill(want[i].seed, r.len);
+		if (memcmp(r.data, payload, r.len))
+			fail("payload", i);
+	}
+	if (rt_rck_next(&c, &r) != 0 || c.pads || c.abs)
+		fail("extra data", i);
+}
+
+static void start(void)
+{
+	rt_raw_page_start(&p, page);
+	nr = 0;
+	used = 0;
+	last = 0;
+}
+
+static void decode_any(const u8 *buf, size_t size)
+{
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	unsigned int n = 0;
+
+	if (rt_rck_load(&c, buf, size))
+		return;
+	while (rt_rck_next(&c, &r) == 1) {
+		/* Touch the ends of what it hands out. */
+		if (r.len)
+			raw_page_fuzz_sink ^= r.data[0] ^ r.data[r.len - 1];
+		if (++n > RT_RAW_PAGE_SIZE / 4)
+			abort();	/* each record moves on 4 bytes */
+	}
+	if (c.lost > 0)
+		raw_page_fuzz_sink ^= (u8)c.lost;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	unsigned int pages = 0, len;
+	size_t i;
+	u64 ts = 1ULL << 30, missed;
+	u8 mode;
+	int ret;
+
+	decode_any(data, size);
+	memset(copy, 0, sizeof(copy));
+	memcpy(copy, data, size < sizeof(copy) ? size : sizeof(copy));
+	decode_any(copy, sizeof(copy));
+
+	if (!size)
+		return 0;
+	mode = data[0];
+	start();
+	for (i = 1; i + 4 <= size; i += 4) {
+		u8 d = data[i], seed = data[i + 3];
+
+		if (d == 251)
+			ts -= 1000;		/* a step back: delta 0 */
+		else
+			ts += delta_of(d);
+		len = 4 * (1 + (data[i + 1] | data[i + 2] << 8) % (MAX_LEN / 4));
+		fill(seed, len);
+		ret = rt_raw_page_add(&p, ts, payload, len);
+		if (ret == -ENOSPC) {
+			if (!nr || used + rec_size(ts, len) <= RT_RAW_DATA_SIZE)
+				fail("-ENOSPC with room", nr);
+			missed = mode & 1 ? (u64)mode * ++pages : 0;
+			finish_and_check(missed);
+			start();
+			fill(seed, len);
+			ret = rt_raw_page_add(&p, ts, payload, len);
+		}
+		if (ret)
+			fail("add refused", nr);
+		used += rec_size(ts, len);
+		if (!nr || ts > last)
+			last = ts;
+		want[nr].ts = last;
+		want[nr].len = len;
+		want[nr].seed = seed;
+		nr++;
+		if (p.used != used || p.nr != nr || used > RT_RAW_DATA_SIZE)
+			fail("page state", nr);
+	}
+	if (nr)
+		finish_and_check(mode & 2 ? mode : 0);
+	return 0;
+}

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests for raw_page.c: pages packed by rt_raw_page_add() and
+ * rt_raw_page_finish() are read back by raw_page_check.h, a decoder
+ * written after libtraceevent's kbuffer, and must give every record
+ * with its exact time and payload.  The first failing check prints its
+ * line and exits 1.
+ */
+#include "pure_shim.h"
+#include <stdio.h>
+#include <trace/retrace/raw_page.h>
+#include "raw_page_check.h"
+
+static unsigned int checks;
+
+#define CHECK(cond)							\
+	do {								\
+		checks++;						\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: check failed: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			exit(1);					\
+		}							\
+	} while (0)
+
+#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
+#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
+
+/* What a page must decode to: the model of the encoder's contract. */
+struct exp_rec {
+	u64		ts;
+	unsigned int	len;
+	u8		seed;
+};
+
+struct model {
+	struct exp_rec	rec[MAX_RECS];
+	unsigned int	nr;
+	unsigned int	used;
+	unsigned int	extends;
+	u64		last;
+};
+
+static u8 page[RT_RAW_PAGE_SIZE];
+static u8 payload[RT_RAW_PAGE_SIZE];
+
+static void fill(u8 seed, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		payload[i] = (u8)(seed + i * 7 + (i >> 8));
+}
+
+static bool same_payload(const u8 *d, u8 seed, unsigned int len)
+{
+	fill(seed, len);
+	return !memcmp(d, payload, len);
+}
+
+static void start(struct rt_raw_page *p, struct model *m)
+{
+	rt_raw_page_start(p, page);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The bytes a record takes, worked out from the format, not the code. */
+static unsigned int rec_size(const struct model *m, u64 ts, unsigned int len)
+{
+	unsigned int size = 4 + len;
+
+	if (len > 112)
+		size += 4;
+	if (m->nr && ts > m->last && ts - m->last >= (1ULL << 27))
+		size += 8;
+	return size;
+}
+
+/* Add a record to the page and, if it went in, to the model. */
+static int add(struct rt_raw_page *p, struct model *m, u64 ts,
+	       unsigned int len, u8 seed)
+{
+	unsigned int size = rec_size(m, ts, len);
+	int ret;
+
+	fill(seed, len);
+	ret = rt_raw_page_add(p, ts, payload, len);
+	if (ret)
+		return ret;
+	if (size > 4 + len + 4)
+		m->extends++;
+	if (!m->nr || ts > m->last)
+		m->last = ts;
+	m->rec[m->nr].ts = m->last;
+	m->rec[m->nr].len = len;
+	m->rec[m->nr].seed = seed;
+	m->nr++;
+	m->used += size;
+	CHECK(p->used == m->used);
+	CHECK(p->nr == m->nr);
+	return 0;
+}
+
+/* Decode @pg and compare it with @m; @lost as kbuffer_missed_events(). */
+static void verify(const u8 *pg, size_t size, const struct model *m,
+		   s64 lost)
+{
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	unsigned int i;
+
+	CHECK(rt_rck_load(&c, pg, size) == 0);
+	CHECK(c.size == m->used);
+	CHECK(c.lost == lost);
+	if (m->nr)
+		CHECK(c.page_ts == m->rec[0].ts);
+	for (i = 0; i < m->nr; i++) {
+		CHECK(rt_rck_next(&c, &r) == 1);
+		CHECK(r.ts == m->rec[i].ts);
+		CHECK(r.len == m->rec[i].len);
+		CHECK(same_payload(r.data, m->rec[i].seed, r.len));
+	}
+	CHECK(rt_rck_next(&c, &r) == 0);
+	CHECK(rt_rck_next(&c, &r) == 0);
+	CHECK(c.nr == m->nr);
+	CHECK(c.extends == m->extends);
+	CHECK(c.pads == 0 && c.abs == 0);
+}
+
+static u32 word_at(unsigned int off)
+{
+	u32 v;
+
+	memcpy(&v, page + RT_RAW_HDR_SIZE + off, sizeof(v));
+	return v;
+}
+
+static u64 commit_word(void)
+{
+	u64 v;
+
+	memcpy(&v, page + 8, sizeof(v));
+	return v;
+}
+
+static void test_short(void)
+{
+	struct rt_raw_page p;
+	struct rt_rck_rec r;
+	struct model m;
+	struct rt_rck c;
+	unsigned int len;
+	u64 ts = 1000000;
+
+	start(&p, &m);
+	for (len = 4; len <= 112; len += 4) {
+		CHECK(add(&p, &m, ts, len, (u8)len) == 0);
+		ts += len * 3;
+	}
+	CHECK(m.nr == 28 && m.used == 28 * 4 + 4 * 29 * 14);
+	rt_raw_page_finish(&p, 0);
+	CHECK(commit_word() == m.used);
+	verify(page, sizeof(page), &m, 0);
+
+	/* Every header is type_len = len / 4, time_delta the step. */
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	for (len = 4; len <= 112; len += 4) {
+		CHECK(rt_rck_next(&c, &r) == 1);
+		CHECK((word_at(r.off) & 31) == len / 4);
+		CHECK(word_at(r.off) >> 5 == (len == 4 ? 0 : (len - 4) * 3));
+	}
+	/* The page holds exactly the commit: a copy that short decodes. */
+	verify(page, RT_RAW_HDR_SIZE + m.used, &m, 0);
+}
+
+static void test_long(void)
+{
+	static const unsigned int lens[] = { 116, 120, 500, 1024, 2000 };
+	struct rt_raw_page p;
+	struct rt_rck_rec r;
+	struct model m;
+	struct rt_rck c;
+	unsigned int i;
+	u64 ts = 5;
+
+	start(&p, &m);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		CHECK(add(&p, &m, ts += 100 * i, lens[i], (u8)(i + 1)) == 0);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		CHECK(rt_rck_next(&c, &r) == 1);
+		CHECK((word_at(r.off) & 31) == 0);
+		CHECK(word_at(r.off) >> 5 == 100 * i);
+		CHECK(word_at(r.off + 4) == lens[i] + 4);
+	}
+
+	/* The longest record, then a 4-byte one fill the page exactly. */
+	start(&p, &m);
+	CHECK(add(&p, &m, 77, MAX_LEN, 9) == 0);
+	CHECK(m.used == 4072);
+	CHECK(add(&p, &m, 78, 4, 10) == 0);
+	CHECK(m.used == RT_RAW_DATA_SIZE);
+	CHECK(add(&p, &m, 79, 4, 11) == -ENOSPC);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+
+	/* After a short record, the longest fits, but not with an extend. */
+	start(&p, &m);
+	CHECK(add(&p, &m, 1, 4, 1) == 0);
+	CHECK(add(&p, &m, 1 + (1ULL << 27), MAX_LEN, 2) == -ENOSPC);
+	CHECK(add(&p, &m, (1ULL << 27), MAX_LEN, 2) == 0);
+	CHECK(m.used == 8 + 4072 && m.extends == 0);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+}
+
+static void test_extend(void)
+{
+	static const u64 deltas[] = {
+		(1ULL << 27) - 1, 1ULL << 27, (1ULL << 27) + 1,
+		(1ULL << 32) - 1, (1ULL << 32) + 5, 1ULL << 40,
+		(1ULL << 40) + 123, (1ULL << 58) + 7, 3, 0,
+	};
+	struct rt_raw_page p;
+	struct rt_rck_rec r;
+	struct model m;
+	struct rt_rck c;
+	unsigned int i;
+	u64 ts = 12345;
+
+	start(&p, &m);
+	CHECK(add(&p, &m, ts, 8, 0) == 0);
+	for (i = 0; i < ARRAY_SIZE(deltas); i++) {
+		ts += deltas[i];
+		CHECK(add(&p, &m, ts, i & 1 ? 200 : 16, (u8)(i + 1)) == 0);
+	}
+	CHECK(m.extends == 7);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+
+	/* A time extend: type 30, low 27 bits, the rest; then delta 0. */
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	for (i = 0; i < ARRAY_SIZE(deltas); i++) {
+		u32 next = r.off + 4 + r.len + (r.len > 112 ? 4 : 0);
+		u32 hdr = word_at(next);
+
+		CHECK(rt_rck_next(&c, &r) == 1);
+		if (deltas[i] < (1ULL << 27)) {
+			CHECK(r.off == next);
+			CHECK(hdr >> 5 == deltas[i]);
+			continue;
+		}
+		CHECK(r.off == next + 8);
+		CHECK((hdr & 31) == RT_RAW_TYPE_EXTEND);
+		CHECK(hdr >> 5 == (deltas[i] & ((1ULL << 27) - 1)));
+		CHECK(word_at(next + 4) == deltas[i] >> 27);
+		CHECK(word_at(r.off) >> 5 == 0);
+	}
+}
+
+static void test_backwards(void)
+{
+	static const u64 in[]  = { 1000, 900, 1000, 1005, 2000, 1500, 1800,
+				   2000, 2001, 0 };
+	static const u64 out[] = { 1000, 1000, 1000, 1005, 2000, 2000, 2000,
+				   2000, 2001, 2001 };
+	struct rt_raw_page p;
+	struct model m;
+	unsigned int i;
+
+	start(&p, &m);
+	for (i = 0; i < ARRAY_SIZE(in); i++)
+		CHECK(add(&p, &m, in[i], 12, (u8)i) == 0);
+	for (i = 0; i < ARRAY_SIZE(in); i++)
+		CHECK(m.rec[i].ts == out[i]);
+	CHECK(m.extends == 0);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+
+	/* A fresh page takes its first record's time, however early. */
+	start(&p, &m);
+	CHECK(add(&p, &m, 50, 4, 1) == 0);
+	CHECK(p.last_ts == 50);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+}
+
+static void test_enospc(void)
+{
+	static u8 before[RT_RAW_PAGE_SIZE];
+	struct rt_raw_page p, saved;
+	struct model m;
+	u64 ts = 1;
+	int ret;
+
+	/* Fill with 100-byte records to 4080 - 104 * 39 = 24 bytes left. */
+	start(&p, &m);
+	while ((ret = add(&p, &m, ts, 100, (u8)ts)) == 0)
+		ts++;
+	CHECK(ret == -ENOSPC);
+	CHECK(m.nr == 39 && RT_RAW_DATA_SIZE - p.used == 24);
+
+	memcpy(before, page, sizeof(page));
+	saved = p;
+	CHECK(add(&p, &m, ts, 24, 1) == -ENOSPC);
+	CHECK(add(&p, &m, ts, MAX_LEN, 1) == -ENOSPC);
+	/* 20 bytes fit, but not with an 8-byte time extend before them. */
+	CHECK(add(&p, &m, ts + (1ULL << 30), 16, 1) == -ENOSPC);
+	CHECK(!memcmp(before, page, sizeof(page)));
+	CHECK(p.used == saved.used && p.nr == saved.nr);
+	CHECK(p.last_ts == saved.last_ts && p.page == saved.page);
+
+	/* What is left still takes a record that fits. */
+	CHECK(add(&p, &m, ts + 1, 20, 2) == 0);
+	CHECK(p.used == RT_RAW_DATA_SIZE);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+
+	/* The next page starts fresh: its own time, no delta from the last. */
+	start(&p, &m);
+	CHECK(p.used == 0 && p.nr == 0 && p.last_ts == 0);
+	CHECK(add(&p, &m, ts + (1ULL << 35), 24, 3) == 0);
+	CHECK(m.extends == 0 && p.used == 28);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+	CHECK(word_at(0) == 6);
+	CHECK(commit_word() == 28);
+}
+
+static void test_einval(void)
+{
+	static const unsigned int bad[] = {
+		0, 1, 2, 3, 5, 6, 7, 13, 4062, MAX_LEN + 1, MAX_LEN + 4,
+		RT_RAW_DATA_SIZE, RT_RAW_PAGE_SIZE, 8192, 0xfffffffcU,
+		0xffffffffU,
+	};
+	static u8 before[RT_RAW_PAGE_SIZE];
+	struct rt_raw_page p;
+	struct model m;
+	unsigned int i;
+
+	/* On an empty page: not even the page time is written. */
+	start(&p, &m);
+	memcpy(before, page, sizeof(page));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		CHECK(rt_raw_page_add(&p, 99, payload, bad[i]) == -EINVAL);
+		CHECK(!memcmp(before, page, sizeof(page)));
+		CHECK(p.used == 0 && p.nr == 0);
+	}
+	/* On a page with records. */
+	CHECK(add(&p, &m, 7, 8, 1) == 0);
+	memcpy(before, page, sizeof(page));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		CHECK(rt_raw_page_add(&p, 99, payload, bad[i]) == -EINVAL);
+		CHECK(!memcmp(before, page, sizeof(page)));
+		CHECK(p.used == 12 && p.nr == 1 && p.last_ts == 7);
+	}
+	/* The largest length is only too long for what is left. */
+	CHECK(add(&p, &m, 8, MAX_LEN, 2) == -ENOSPC);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+}
+
+/* Pack records of @lens, finish with @missed, check the commit word. */
+static void missed_case(const unsigned int *lens, unsigned int n,
+			unsigned int used, u64 missed, bool stored)
+{
+	struct rt_raw_page p;
+	struct model m;
+	unsigned int i;
+	u64 commit, count;
+
+	start(&p, &m);
+	for (i = 0; i < n; i++)
+		CHECK(add(&p, &m, 10 + i, lens[i], (u8)i) == 0);
+	CHECK(p.used == used);
+	rt_raw_page_finish(&p, missed);
+	commit = commit_word();
+	CHECK((commit & RT_RAW_COMMIT_MASK) == used);
+	CHECK(!!(commit & RT_RAW_MISSED_EVENTS) == !!missed);
+	CHECK(!!(commit & RT_RAW_MISSED_STORED) == stored);
+	CHECK(commit >> 32 == 0);
+	if (stored) {
+		memcpy(&count, page + RT_RAW_HDR_SIZE + used, sizeof(count));
+		CHECK(count == missed);
+	} else {
+		/* Nothing is written after the data. */
+		for (i = RT_RAW_HDR_SIZE + used; i < RT_RAW_PAGE_SIZE; i++)
+			CHECK(page[i] == 0);
+	}
+	verify(page, sizeof(page), &m, !missed ? 0 : stored ? (s64)missed : -1);
+}
+
+static void test_missed(void)
+{
+	static const unsigned int few[] = { 8, 16, 200 };
+	static const unsigned int room8[] = { MAX_LEN };
+	static const unsigned int room4[] = { MAX_LEN - 4, 4 };
+	static const unsigned int room0[] = { MAX_LEN, 4 };
+	static const unsigned int room12[] = { MAX_LEN - 4 };
+
+	missed_case(few, 3, 12 + 20 + 208, 0, false);
+	missed_case(few, 3, 12 + 20 + 208, 12345, true);
+	missed_case(few, 3, 12 + 20 + 208, 1ULL << 40, true);
+	missed_case(few, 0, 0, 3, true);
+	missed_case(room12, 1, 4068, 1, true);
+	missed_case(room8, 1, 4072, 5, true);
+	missed_case(room8, 1, 4072, 0, false);
+	missed_case(room4, 2, 4076, 5, false);
+	missed_case(room0, 2, 4080, 77, false);
+	missed_case(room0, 2, 4080, 0, false);
+}
+
+/* A small deterministic generator, so failures repeat. */
+static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static u64 random_delta(void)
+{
+	switch (rng() % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return (1ULL << 27) - 1 + rng() % 3;
+	case 2:
+		return rng() % (1ULL << 40);
+	default:
+		return rng() % 5000;
+	}
+}
+
+static unsigned int random_len(void)
+{
+	switch (rng() % 8) {
+	case 0:
+		return 4 * (1 + rng() % (MAX_LEN / 4));
+	case 1:
+		return 4 * (29 + rng() % 100);
+	default:
+		return 4 * (1 + rng() % 28);
+	}
+}
+
+static void test_full_pages(void)
+{
+	unsigned int pages, len, full = 0;
+	struct rt_raw_page p;
+	struct model m;
+	u64 ts = 1ULL << 33;
+	u8 seed = 0;
+	int ret;
+
+	len = random_len();
+	for (pages = 0; pages < 500; pages++) {
+		start(&p, &m);
+		for (;;) {
+			ret = add(&p, &m, ts, len, seed);
+			if (ret == -ENOSPC)
+				break;
+			CHECK(ret == 0);
+			ts += random_delta();
+			if (rng() % 16 == 0)
+				ts -= rng() % 1000;	/* backwards */
+			len = random_len();
+			seed++;
+		}
+		/* Refused only when it did not fit; the page never overflows. */
+		CHECK(p.used <= RT_RAW_DATA_SIZE);
+		CHECK(p.used + rec_size(&m, ts, len) > RT_RAW_DATA_SIZE);
+		CHECK(m.nr > 0);
+		full += p.used >= RT_RAW_DATA_SIZE - 8;
+		rt_raw_page_finish(&p, pages % 3 ? 0 : pages + 1);
+		verify(page, sizeof(page), &m,
+		       pages % 3 ? 0 :
+		       RT_RAW_DATA_SIZE - p.used >= 8 ? (s64)pages + 1 : -1);
+	}
+	CHECK(full > 0);
+}
+
+/* Pages the encoder never makes: the decoder must refuse, not read. */
+static void test_decoder_rejects(void)
+{
+	struct rt_raw_page p;
+	struct rt_rck_rec r;
+	struct model m;
+	struct rt_rck c;
+	u64 commit;
+	u32 w;
+
+	start(&p, &m);
+	CHECK(add(&p, &m, 100, 40, 1) == 0);
+	CHECK(add(&p, &m, 200, 400, 2) == 0);
+	rt_raw_page_finish(&p, 0);
+	verify(page, sizeof(page), &m, 0);
+
+	/* Commit past the data area. */
+	commit = RT_RAW_DATA_SIZE + 1;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	commit = RT_RAW_PAGE_SIZE;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	commit = RT_RAW_COMMIT_MASK;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	/* ... or past the end of a shorter copy of the page. */
+	commit = m.used;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, RT_RAW_HDR_SIZE + m.used) == 0);
+	CHECK(rt_rck_load(&c, page, RT_RAW_HDR_SIZE + m.used - 1) == -EINVAL);
+	CHECK(rt_rck_load(&c, page, RT_RAW_HDR_SIZE - 1) == -EINVAL);
+	/* A full commit is fine; its zero tail is one bad long record. */
+	commit = RT_RAW_DATA_SIZE;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1 && rt_rck_next(&c, &r) == 1);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* A stored count that would lie past the page. */
+	commit = 4076 | RT_RAW_MISSED_EVENTS | RT_RAW_MISSED_STORED;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	commit = 4076 | RT_RAW_MISSED_EVENTS;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0 && c.lost == -1);
+	/* Bits no commit word has. */
+	commit = m.used | (1ULL << 28);
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	commit = m.used | (1ULL << 32);
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	commit = m.used | RT_RAW_MISSED_STORED;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+
+	/* A commit that cuts the second record. */
+	commit = m.used - 4;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1 && r.len == 40);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* ... or its length word. */
+	commit = 44 + 6;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	commit = m.used;
+	memcpy(page + 8, &commit, 8);
+
+	/* A long record whose length word is below its own size. */
+	w = 3;
+	memcpy(page + RT_RAW_HDR_SIZE + 48, &w, 4);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* ... or past the commit. */
+	w = 0xfffffff0U;
+	memcpy(page + RT_RAW_HDR_SIZE + 48, &w, 4);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	w = 404;
+	memcpy(page + RT_RAW_HDR_SIZE + 48, &w, 4);
+	verify(page, sizeof(page), &m, 0);
+}
+
+/* Record types the encoder never writes, decoded as kbuffer does. */
+static void test_decoder_kbuffer_types(void)
+{
+	static const u32 words[] = {
+		/* padding, delta 3, skipping its length word and one more */
+		RT_RAW_TYPE_PADDING | 3 << 5, 8, 0,
+		/* a 4-byte record, delta 1 */
+		1 | 1 << 5, 0xabcdef01,
+		/* absolute time 5 << 27 | 9 */
+		RT_RAW_TYPE_ABS | 9 << 5, 5,
+		/* an 8-byte record, delta 2 */
+		2 | 2 << 5, 1, 2,
+		/* a time extend of 1 << 27 | 1, then a long record */
+		RT_RAW_TYPE_EXTEND | 1 << 5, 1, 0, 4 + 4, 42,
+	};
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	u64 v = 1000;
+	u32 w;
+
+	memset(page, 0, sizeof(page));
+	memcpy(page, &v, 8);
+	v = sizeof(words);
+	memcpy(page + 8, &v, 8);
+	memcpy(page + RT_RAW_HDR_SIZE, words, sizeof(words));
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(r.ts == 1004 && r.len == 4 && r.off == 12);
+	memcpy(&w, r.data, 4);
+	CHECK(w == 0xabcdef01);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(r.ts == (5ULL << 27 | 9) + 2 && r.len == 8);
+	CHECK(rt_rck_next(&c, &r) == 1);
+	CHECK(r.ts == (5ULL << 27 | 9) + 2 + (1ULL << 27 | 1));
+	CHECK(r.len == 4 && r.off == 48);
+	memcpy(&w, r.data, 4);
+	CHECK(w == 42);
+	CHECK(rt_rck_next(&c, &r) == 0);
+	CHECK(c.pads == 1 && c.abs == 1 && c.extends == 1 && c.nr == 3);
+
+	/* Padding that skips past the commit. */
+	w = 400;
+	memcpy(page + RT_RAW_HDR_SIZE + 4, &w, 4);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* A time extend cut by the commit. */
+	v = 4;
+	memcpy(page + 8, &v, 8);
+	w = RT_RAW_TYPE_EXTEND;
+	memcpy(page + RT_RAW_HDR_SIZE, &w, 4);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* A commit not a multiple of 4. */
+	v = 2;
+	memcpy(page + 8, &v, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == -EINVAL);
+	/* An empty page. */
+	v = 0;
+	memcpy(page + 8, &v, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+	CHECK(rt_rck_next(&c, &r) == 0 && c.lost == 0);
+}
+
+int main(void)
+{
+	test_short();
+	printf("ok raw_page_short\n");
+	test_long();
+	printf("ok raw_page_long\n");
+	test_extend();
+	printf("ok raw_page_extend\n");
+	test_backwards();
+	printf("ok raw_page_backwards\n");
+	test_enospc();
+	printf("ok raw_page_enospc\n");
+	test_einval();
+	printf("ok raw_page_einval\n");
+	test_missed();
+	printf("ok raw_page_missed\n");
+	test_full_pages();
+	printf("ok raw_page_full_pages\n");
+	test_decoder_rejects();
+	printf("ok raw_page_decoder_rejects\n");
+	test_decoder_kbuffer_types();
+	printf("ok raw_page_decoder_kbuffer_types\n");
+	printf("raw_page_test: %u checks passed\n", checks);
+	return 0;
+}

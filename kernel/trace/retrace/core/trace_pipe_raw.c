@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * per_cpu/cpuN/trace_pipe_raw: a consuming reader of one CPU's ring
+ * that hands out whole pages in the binary format of
+ * <trace/retrace/raw_page.h>, as trace-cmd and libtracefs expect.
+ *
+ * Each open file owns one page.  A read packs records taken from the
+ * ring (rt_buffer_consume()) into it until the next one does not fit,
+ * then copies the page out; a short read leaves the rest of the page
+ * for the next read, so the bytes a reader sees are always whole pages
+ * in sequence.  A record that did not fit is kept by the file, not put
+ * back, and opens the next page.  Records lost to overwriting (or
+ * refused by a full ring) since the last page are reported in the next
+ * page's commit word, counted from the ring's overrun and drop counters.
+ *
+ * Reading blocks until the CPU has a record (as trace_pipe does, woken
+ * through core/pipe_wait.c), unless the file is O_NONBLOCK.  splice()
+ * goes through read_iter (copy_splice_read()); with SPLICE_F_NONBLOCK
+ * an empty ring gives EAGAIN instead of a wait.
+ */
+#include <linux/fs.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/tracefs.h>
+#include <linux/uio.h>
+#include <trace/retrace/raw_page.h>
+#include "internal.h"
+
+/**
+ * struct rt_raw_reader - one open trace_pipe_raw
+ * @tr: the instance, pinned while the file is open
+ * @cpu: the CPU whose ring is read
+ * @lock: serialises the file's readers
+ * @page: the page being handed out
+ * @page_off: bytes of @page already read; RT_RAW_PAGE_SIZE when none
+ *	are left
+ * @have_rec: @rec was taken from the ring but did not fit in the last
+ *	page; it opens the next
+ * @lost_seen: the ring's overrun + dropped count last reported
+ * @rec: a record taken from the ring
+ */
+struct rt_raw_reader {
+	struct rt_instance	*tr;
+	int			cpu;
+	struct mutex		lock;
+	u8			*page;
+	unsigned int		page_off;
+	bool			have_rec;
+	u64			lost_seen;
+	struct rt_rb_record	rec;
+};
+
+static u64 rt_raw_lost(struct rt_raw_reader *r)
+{
+	struct rt_rb_stats st;
+
+	rt_buffer_stats(r->tr->buffer, r->cpu, &st);
+	return st.overrun + st.dropped;
+}
+
+static bool rt_raw_has_data(struct rt_raw_reader *r)
+{
+	return r->page_off < RT_RAW_PAGE_SIZE || r->have_rec ||
+	       !rt_buffer_empty_cpu(r->tr->buffer, r->cpu);
+}
+
+/* Pack a new page from the ring; false when there is nothing to pack. */
+static bool rt_raw_fill(struct rt_raw_reader *r)
+{
+	struct rt_raw_page p;
+	u64 lost;
+	int ret;
+
+	rt_raw_page_start(&p, r->page);
+	for (;;) {
+		if (!r->have_rec) {
+			if (rt_buffer_consume(r->tr->buffer, r->cpu, &r->rec))
+				break;
+			r->have_rec = true;
+		}
+		ret = rt_raw_page_add(&p, r->rec.ts, r->rec.data, r->rec.len);
+		if (ret == -ENOSPC)
+			break;
+		/* Packed, or (-EINVAL) a length no page holds: dropped. */
+		r->have_rec = false;
+	}
+	if (!p.nr)
+		return false;
+	lost = rt_raw_lost(r);
+	rt_raw_page_finish(&p, lost - r->lost_seen);
+	r->lost_seen = lost;
+	r->page_off = 0;
+	return true;
+}
+
+static bool rt_raw_ready(void *arg)
+{
+	struct rt_raw_reader *r = arg;
+
+	return !rt_buffer_empty_cpu(r->tr->buffer, r->cpu);
+}
+
+/* Wait for a record on the reader's CPU: 0, or an errno. */
+static int rt_raw_wait(struct rt_raw_reader *r, bool nonblock)
+{
+	bool deep = false;
+
+	for (;;) {
+		if (rt_raw_ready(r))
+			return 0;
+		if (nonblock) {
+			/* The next record wakes a poll()er (pipe_wait.c). */
+			rt_pipe_arm(r->tr);
+			return rt_raw_ready(r) ? 0 : -EAGAIN;
+		}
+		if (signal_pending(current))
+			return -EINTR;
+		deep = rt_pipe_sleep(r->tr, rt_raw_ready, r, deep);
+	}
+}
+
+static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct rt_raw_reader *r = iocb->ki_filp->private_data;
+	bool nonblock = (iocb->ki_filp->f_flags & O_NONBLOCK) ||
+			(iocb->ki_flags & IOCB_NOWAIT);
+	ssize_t done = 0;
+	int ret;
+
+	mutex_lock(&r->lock);
+	while (iov_iter_count(to)) {
+		if (r->page_off < RT_RAW_PAGE_SIZE) {
+			size_t n = min_t(size_t, RT_RAW_PAGE_SIZE - r->page_off,
+					 iov_iter_count(to));
+			size_t got = copy_to_iter(r->page + r->page_off, n, to);
+
+			r->page_off += got;
+			done += got;
+			if (got < n) {
+				if (!done)
+					done = -EFAULT;
+				break;
+			}
+			continue;
+		}
+		if (rt_raw_fill(r))
+			continue;
+		if (done)
+			break;
+		ret = rt_raw_wait(r, nonblock);
+		if (ret) {
+			done = ret;
+			break;
+		}
+	}
+	mutex_unlock(&r->lock);
+	return done;
+}
+
+static ssize_t rt_raw_splice_read(struct file *in, loff_t *ppos,
+				  struct pipe_inode_info *pipe, size_t len,
+				  unsigned int flags)
+{
+	struct rt_raw_reader *r = in->private_data;
+	bool empty;
+
+	if (flags & SPLICE_F_NONBLOCK) {
+		mutex_lock(&r->lock);
+		empty = !rt_raw_has_data(r);
+		mutex_unlock(&r->lock);
+		if (empty)
+			return -EAGAIN;
+	}
+	return copy_splice_read(in, ppos, pipe, len, flags);
+}
+
+static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
+{
+	struct rt_raw_reader *r = file->private_data;
+	/* Unlocked: a stale answer costs one more poll round. */
+	bool ready = READ_ONCE(r->page_off) < RT_RAW_PAGE_SIZE ||
+		     READ_ONCE(r->have_rec) || rt_raw_ready(r);
+
+	rt_pipe_poll_wait(r->tr, file, pt, !ready);
+	if (!ready)
+		ready = rt_raw_ready(r);
+	return ready ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int rt_raw_open(struct inode *inode, struct file *file)
+{
+	struct rt_instance *tr = inode->i_private;
+	const char *name = file_dentry(file)->d_parent->d_name.name;
+	struct rt_raw_reader *r;
+	int cpu, ret;
+
+	if (strncmp(name, "cpu", 3) || kstrtoint(name + 3, 10, &cpu) ||
+	    cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -ENODEV;
+	ret = rt_file_lockdown();
+	if (!ret)
+		ret = rt_instance_get(tr);
+	if (ret)
+		return ret;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (r)
+		r->page = kmalloc(RT_RAW_PAGE_SIZE, GFP_KERNEL);
+	if (!r || !r->page) {
+		kfree(r);
+		rt_instance_put(tr);
+		return -ENOMEM;
+	}
+	r->tr = tr;
+	r->cpu = cpu;
+	r->page_off = RT_RAW_PAGE_SIZE;
+	mutex_init(&r->lock);
+	/* Losses before the open are not this reader's to report. */
+	r->lost_seen = rt_raw_lost(r);
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+static int rt_raw_release(struct inode *inode, struct file *file)
+{
+	struct rt_raw_reader *r = file->private_data;
+
+	kfree(r->page);
+	kfree(r);
+	rt_instance_put(inode->i_private);
+	return 0;
+}
+
+static const struct file_operations rt_raw_fops = {
+	.open		= rt_raw_open,
+	.read_iter	= rt_raw_read_iter,
+	.splice_read	= rt_raw_splice_read,
+	.poll		= rt_raw_poll,
+	.release	= rt_raw_release,
+	.llseek		= noop_llseek,
+};
+
+/* per_cpu/cpuN/trace_pipe_raw of @tr, in the directory @cpu_dir. */
+void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir)
+{
+	tracefs_create_file("trace_pipe_raw", 0444, cpu_dir, tr, &rt_raw_fops);
+}
