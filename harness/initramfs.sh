@@ -46,6 +46,10 @@ ln -sf bash.real "$ROOT/bin/bash"
 if [ -x /usr/bin/chrt ]; then
 	guest_dynamic /usr/bin/chrt /usr/bin/chrt
 fi
+# trace-cmd with libtracefs and libtraceevent: test.d/85tracecmd.
+if [ -x /usr/bin/trace-cmd ]; then
+	guest_dynamic /usr/bin/trace-cmd /usr/bin/trace-cmd
+fi
 # perf-tools' scripts (Debian's perf-tools-unstable names them
 # NAME-perf), as NAME: test.d/80perftools and 45graph/perf_funcgraph.
 for f in /usr/sbin/*-perf; do
