@@ -96,6 +96,17 @@ int rt_buffer_write(struct rt_buffer *buf, const void *data, unsigned int len);
 
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
+/* What rt_buffer_consume_batch() saw, under its locks. */
+struct rt_rb_batch_info {
+	u64		lost;		/* overrun + dropped of the CPU */
+	unsigned long	generation;	/* changed by reset, resize, swap */
+};
+
+unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
+				     struct rt_rb_record *rec,
+				     bool (*take)(void *arg,
+						  struct rt_rb_record *rec),
+				     void *arg, struct rt_rb_batch_info *info);
 bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu);
 
 void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,

@@ -1031,6 +1031,29 @@ int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_peek);
 
+/*
+ * Copy out and claim the oldest record of @c; under its reader_lock.
+ * 0, or -ENODATA when the ring is empty.
+ */
+static int rb_consume(struct rb_cpu *c, struct rt_rb_record *rec)
+{
+	for (;;) {
+		unsigned long rp;
+		int ret = rb_peek(c, rec);
+
+		if (ret)
+			return ret;
+		rp = rec->pos;
+		/* Claim it; losing means a writer overwrote it meanwhile. */
+		if (atomic_long_cmpxchg(&c->read_pos, rp,
+					RB_POS(RB_POS_PAGE(rp), RB_POS_N(rp) + 1,
+					       RB_POS_OFF(rp) + rec->size)) == rp) {
+			atomic_long_inc(&c->read);
+			return 0;
+		}
+	}
+}
+
 /**
  * rt_buffer_consume - take the oldest unconsumed record of one CPU
  * @buf: the buffer
@@ -1050,27 +1073,64 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 	down_read(&buf->readers);
 	c = buf->cpus[cpu];
 	mutex_lock(&c->reader_lock);
-	for (;;) {
-		unsigned long rp;
-
-		ret = rb_peek(c, rec);
-		if (ret)
-			break;
-		rp = rec->pos;
-		/* Claim it; losing means a writer overwrote it meanwhile. */
-		if (atomic_long_cmpxchg(&c->read_pos, rp,
-					RB_POS(RB_POS_PAGE(rp), RB_POS_N(rp) + 1,
-					       RB_POS_OFF(rp) + rec->size)) == rp) {
-			atomic_long_inc(&c->read);
-			break;
-		}
-	}
+	ret = rb_consume(c, rec);
 	mutex_unlock(&c->reader_lock);
 	up_read(&buf->readers);
 	rec->cpu = cpu;
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_consume);
+
+/**
+ * rt_buffer_consume_batch - take records of one CPU while @take wants more
+ * @buf: the buffer
+ * @cpu: which CPU's ring
+ * @rec: where each record is copied before @take sees it
+ * @take: called with each record taken, oldest first; returns false to
+ *	stop.  The record it is given is consumed either way, so one it
+ *	cannot use now it must keep.  Must not sleep or touch @buf.  NULL
+ *	takes nothing: only @info is filled.
+ * @arg: for @take
+ * @info: if not NULL, filled under the same locks: the records this
+ *	CPU has lost so far (overwritten unread, or refused), and the
+ *	buffer's generation, which a reset, resize or swap changes (and
+ *	with it restarts those counts)
+ *
+ * The same as calling rt_buffer_consume() until @take says stop, but
+ * the locks are taken once for the batch: a reader that drains many
+ * records (trace_pipe_raw) does not pay, nor make the function tracer
+ * record, two lock round trips per record.
+ *
+ * Return: the number of records taken.
+ */
+unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
+				     struct rt_rb_record *rec,
+				     bool (*take)(void *arg,
+						  struct rt_rb_record *rec),
+				     void *arg, struct rt_rb_batch_info *info)
+{
+	unsigned int n = 0;
+	struct rb_cpu *c;
+
+	down_read(&buf->readers);
+	c = buf->cpus[cpu];
+	mutex_lock(&c->reader_lock);
+	while (take && !rb_consume(c, rec)) {
+		rec->cpu = cpu;
+		n++;
+		if (!take(arg, rec))
+			break;
+	}
+	if (info) {
+		info->lost = local_read(&c->overwritten) +
+			     local_read(&c->dropped);
+		info->generation = buf->generation;
+	}
+	mutex_unlock(&c->reader_lock);
+	up_read(&buf->readers);
+	return n;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_consume_batch);
 
 /**
  * rt_buffer_empty_cpu - whether one CPU's ring has nothing unconsumed
@@ -1274,10 +1334,12 @@ void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 	struct rb_cpu *c;
 	unsigned long rp, cp, p, rpage, cpage;
 	u64 entries, bytes;
+	int tries = 0;
 
 	/* The page headers walked below are freed by a resize. */
 	down_read(&buf->readers);
 	c = buf->cpus[cpu];
+again:
 	rp = atomic_long_read(&c->read_pos);
 	/* Pairs with the release in rb_end_write(): page counts behind cp are set. */
 	cp = smp_load_acquire(&c->commit_pos);
@@ -1296,6 +1358,18 @@ void rt_buffer_stats(struct rt_buffer *buf, int cpu, struct rt_rb_stats *st)
 		}
 		entries += RB_POS_N(cp);
 		bytes += RB_POS_OFF(cp);
+	}
+	/*
+	 * Writers that overwrote the pages walked moved read_pos: the sums
+	 * may mix two laps.  Walk again (they are quick); sums that are
+	 * still impossible after that read as 0.
+	 */
+	if (atomic_long_read(&c->read_pos) != rp && ++tries < 3)
+		goto again;
+	if ((cpage > rpage && cpage - rpage > c->nr_pages) ||
+	    (s64)entries < 0 || (s64)bytes < 0) {
+		entries = 0;
+		bytes = 0;
 	}
 	st->entries = entries;
 	st->bytes = bytes;
