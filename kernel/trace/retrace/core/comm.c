@@ -15,7 +15,7 @@
 #include <linux/threads.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
-#include <trace/events/sched.h>
+#include <trace/events/task.h>
 #include "internal.h"
 
 #define RT_COMM_SLOTS_BOOT	1024
@@ -63,23 +63,25 @@ void notrace rt_save_comm(struct task_struct *tsk)
 }
 
 /*
- * exec renames the task but keeps its pid, which this CPU's cache says
- * is saved: save the new name at once, so the records after the exec
- * (and those of any CPU whose cache still holds the pid) get it.
+ * A task renamed (exec, prctl(PR_SET_NAME)) keeps its pid, which the
+ * CPUs' caches say is saved.  The new name is not in place yet when
+ * this runs, so only forget the pid everywhere: the task's next record,
+ * on any CPU, saves the name it has then.  A racing save may be
+ * forgotten too, and costs one more save.
  */
-static void notrace rt_comm_exec_probe(void *data, struct task_struct *p,
-				       pid_t old_pid,
-				       struct linux_binprm *bprm)
+static void notrace rt_comm_rename_probe(void *data, struct task_struct *p,
+					 const char *comm)
 {
-	preempt_disable_notrace();
-	__this_cpu_write(rt_last_saved_pid, -1);
-	rt_save_comm(p);
-	preempt_enable_notrace();
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu(rt_last_saved_pid, cpu)) == p->pid)
+			WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), -1);
 }
 
 static int __init rt_comm_init(void)
 {
-	return register_trace_sched_process_exec(rt_comm_exec_probe, NULL);
+	return register_trace_task_rename(rt_comm_rename_probe, NULL);
 }
 device_initcall(rt_comm_init);
 
@@ -174,7 +176,7 @@ static ssize_t rt_saved_cmdlines_size_write(struct file *file,
 	struct rt_comm_slot *new, *old;
 	unsigned long flags;
 	unsigned int n, i;
-	int ret;
+	int ret, cpu;
 
 	ret = kstrtouint_from_user(ubuf, cnt, 10, &n);
 	if (ret)
@@ -193,6 +195,12 @@ static ssize_t rt_saved_cmdlines_size_write(struct file *file,
 	rt_comms = new;
 	WRITE_ONCE(rt_comm_slots, n);
 	rt_comm_unlock_irq(flags);
+	/*
+	 * A name that lost its slot must be saved again: forget what each
+	 * CPU saved last (a racing save at worst saves once more).
+	 */
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), -1);
 	mutex_unlock(&rt_comm_resize_lock);
 	if (old != rt_comms_boot)
 		kvfree(old);

@@ -14,7 +14,14 @@
 #include "internal.h"
 
 #define RT_PRINT_MAX		1024
-#define RT_MARKER_MAX		1024
+/*
+ * A write to trace_marker keeps at most RT_MARKER_MAX bytes, in records
+ * of at most RT_MARKER_PIECE bytes of text each (the largest record the
+ * ring buffer takes, less the header and the NUL).
+ */
+#define RT_MARKER_MAX		4096
+#define RT_MARKER_PIECE		(RT_RB_MAX_PAYLOAD - \
+				 sizeof(struct rt_print_entry) - 1)
 
 /*
  * Record @len bytes of @text; preemption is off and rt_recording() said
@@ -140,45 +147,66 @@ static struct rt_event_type rt_marker_type = {
 };
 
 /*
- * The text is copied from user space straight into the reserved record,
- * with page faults disabled (preemption is off between reserve and
- * commit); text that is not resident records as "<faulted>".
+ * One record of @len bytes of text from @ubuf; preemption is off and
+ * rt_recording() said yes.  The text
+ * is copied from user space straight into the reserved record, with
+ * page faults disabled; text that is not resident records as
+ * "<faulted>".
  */
-static ssize_t __no_stack_protector
-rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
-		loff_t *ppos)
+static void __no_stack_protector
+rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
+		unsigned int len, unsigned long pc)
 {
 	static const char faulted[] = "<faulted>";
-	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), size;
-	struct rt_instance *tr = file->private_data;
+	unsigned int size = sizeof(struct rt_print_entry) + len + 1;
 	struct rt_print_entry *e;
 	struct rt_handle h;
-	unsigned long pc;
 
-	if (!cnt)
-		return 0;
-	if (!READ_ONCE(tr->on))
-		return -EBADF;
-	size = sizeof(*e) + len + 1;
-	pc = preempt_count();
-	preempt_disable_notrace();
-	if (!rt_recording(tr))
-		goto out;
 	e = rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc);
 	if (!e)
-		goto out;
+		return;
 	e->ip = 0;
 	if (copy_from_user_nofault(e->buf, ubuf, len)) {
 		len = min_t(unsigned int, len, sizeof(faulted) - 1);
 		memcpy(e->buf, faulted, len);
 	}
-	/* Every record prints as one line: drop one trailing newline. */
-	if (len && e->buf[len - 1] == '\n')
-		len--;
 	/* NUL, then zeros up to the end of the record's padding. */
 	memset(e->buf + len, 0, ALIGN(size, 4) - sizeof(*e) - len);
 	rt_commit(&h);
-out:
+}
+
+/*
+ * A write longer than one record goes into several, in order on this
+ * CPU, each printed as a line of its own; their texts in order are the
+ * write's.
+ */
+static ssize_t __no_stack_protector
+rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
+		loff_t *ppos)
+{
+	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), off, n;
+	struct rt_instance *tr = file->private_data;
+	unsigned long pc;
+	char last;
+
+	if (!cnt)
+		return 0;
+	if (!READ_ONCE(tr->on))
+		return -EBADF;
+	pc = preempt_count();
+	preempt_disable_notrace();
+	/* Every record prints as one line: drop the write's last newline. */
+	if (!copy_from_user_nofault(&last, ubuf + len - 1, 1) && last == '\n')
+		len--;
+	/* At least one record: a lone newline makes an empty line. */
+	if (rt_recording(tr)) {
+		off = 0;
+		do {
+			n = min_t(unsigned int, len - off, RT_MARKER_PIECE);
+			rt_marker_piece(tr, ubuf + off, n, pc);
+			off += n;
+		} while (off < len);
+	}
 	preempt_enable_notrace();
 	return cnt;
 }

@@ -5,7 +5,8 @@
  * <trace/retrace/raw_page.h>, as trace-cmd and libtracefs expect.
  *
  * Each open file owns one page.  A read packs records taken from the
- * ring (rt_buffer_consume()) into it until the next one does not fit,
+ * ring (rt_buffer_consume_batch(): the ring's locks once per page, not
+ * per record) into it until the next one does not fit,
  * then copies the page out; a short read leaves the rest of the page
  * for the next read, so the bytes a reader sees are always whole pages
  * in sequence.  A record that did not fit is kept by the file, not put
@@ -39,6 +40,8 @@
  * @have_rec: @rec was taken from the ring but did not fit in the last
  *	page; it opens the next
  * @lost_seen: the ring's overrun + dropped count last reported
+ * @generation: the buffer's generation when it was read; a reset,
+ *	resize or swap since restarted the counts from 0
  * @rec: a record taken from the ring
  */
 struct rt_raw_reader {
@@ -49,15 +52,19 @@ struct rt_raw_reader {
 	unsigned int		page_off;
 	bool			have_rec;
 	u64			lost_seen;
+	unsigned long		generation;
 	struct rt_rb_record	rec;
 };
 
-static u64 rt_raw_lost(struct rt_raw_reader *r)
+/* The CPU's lost count and the buffer's generation, without a record. */
+static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *generation)
 {
-	struct rt_rb_stats st;
+	struct rt_rb_batch_info info;
 
-	rt_buffer_stats(r->tr->buffer, r->cpu, &st);
-	return st.overrun + st.dropped;
+	rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec, NULL, NULL,
+				&info);
+	*generation = info.generation;
+	return info.lost;
 }
 
 static bool rt_raw_has_data(struct rt_raw_reader *r)
@@ -66,31 +73,50 @@ static bool rt_raw_has_data(struct rt_raw_reader *r)
 	       !rt_buffer_empty_cpu(r->tr->buffer, r->cpu);
 }
 
+/* Packing state of one fill, for rt_raw_take(). */
+struct rt_raw_fill {
+	struct rt_raw_reader	*r;
+	struct rt_raw_page	p;
+};
+
+/* A record taken from the ring: packed, or kept for the next page. */
+static bool rt_raw_take(void *arg, struct rt_rb_record *rec)
+{
+	struct rt_raw_fill *f = arg;
+
+	if (rt_raw_page_add(&f->p, rec->ts, rec->data, rec->len) == -ENOSPC) {
+		f->r->have_rec = true;
+		return false;
+	}
+	/* Packed, or (-EINVAL) a length no page holds: dropped. */
+	return true;
+}
+
 /* Pack a new page from the ring; false when there is nothing to pack. */
 static bool rt_raw_fill(struct rt_raw_reader *r)
 {
-	struct rt_raw_page p;
-	u64 lost;
-	int ret;
+	struct rt_raw_fill f = { .r = r };
+	struct rt_rb_batch_info info;
 
-	rt_raw_page_start(&p, r->page);
-	for (;;) {
-		if (!r->have_rec) {
-			if (rt_buffer_consume(r->tr->buffer, r->cpu, &r->rec))
-				break;
-			r->have_rec = true;
-		}
-		ret = rt_raw_page_add(&p, r->rec.ts, r->rec.data, r->rec.len);
-		if (ret == -ENOSPC)
-			break;
-		/* Packed, or (-EINVAL) a length no page holds: dropped. */
+	rt_raw_page_start(&f.p, r->page);
+	/* A record kept from the last page opens this one: it fits. */
+	if (r->have_rec) {
 		r->have_rec = false;
+		rt_raw_take(&f, &r->rec);
 	}
-	if (!p.nr)
+	if (!r->have_rec)
+		rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec,
+					rt_raw_take, &f, &info);
+	else
+		info.lost = rt_raw_lost(r, &info.generation);
+	if (!f.p.nr)
 		return false;
-	lost = rt_raw_lost(r);
-	rt_raw_page_finish(&p, lost - r->lost_seen);
-	r->lost_seen = lost;
+	/* A reset, resize or swap restarted the counts from 0. */
+	if (info.generation != r->generation)
+		r->lost_seen = 0;
+	rt_raw_page_finish(&f.p, info.lost - r->lost_seen);
+	r->lost_seen = info.lost;
+	r->generation = info.generation;
 	r->page_off = 0;
 	return true;
 }
@@ -217,7 +243,7 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 	r->page_off = RT_RAW_PAGE_SIZE;
 	mutex_init(&r->lock);
 	/* Losses before the open are not this reader's to report. */
-	r->lost_seen = rt_raw_lost(r);
+	r->lost_seen = rt_raw_lost(r, &r->generation);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
