@@ -46,6 +46,8 @@ struct rt_event_system;
  * @set_enabled: start (true) or stop (false) producing; called under
  *	the event lock, may sleep; 0 or an errno that leaves it as it was
  * @data: the producer's
+ * @may_vanish: the producer removes the event on its own (a marker
+ *	whose module leaves), so no set_ftrace_filter command may hold it
  *
  * The rest belongs to the event layer:
  * @type: record type; @type.type is the event's ID
@@ -67,6 +69,7 @@ struct rt_event {
 	void (*print)(struct rt_print_ctx *ctx);
 	int (*set_enabled)(struct rt_event *ev, bool on);
 	void				*data;
+	bool				may_vanish;
 
 	struct rt_event_type		type;
 	bool				enabled;
@@ -98,6 +101,22 @@ struct rt_event_format {
 };
 
 int rt_event_format_add(struct rt_event_format *fmt);
+
+/*
+ * Soft mode (events/event_soft.c), for the enable_event and
+ * disable_event commands: a top-level event whose producer stays armed
+ * while commands switch it on and off from any context.
+ */
+struct rt_event_file;
+struct seq_file;
+struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
+				       bool existing);
+void rt_event_soft_put(struct rt_event_file *file);
+void rt_event_soft_hold(struct rt_event_file *file);
+void rt_event_soft_release(struct rt_event_file *file);
+bool rt_event_soft_switch(struct rt_event_file *file, bool on);
+bool rt_event_soft_enabled(struct rt_event_file *file);
+void rt_event_soft_name(struct seq_file *m, struct rt_event_file *file);
 int rt_event_add(struct rt_event *ev);
 int rt_event_remove(struct rt_event *ev);
 int rt_event_disable(struct rt_event *ev);

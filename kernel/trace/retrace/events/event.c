@@ -145,37 +145,37 @@ static void rt_event_count(struct rt_event_file *file, int d)
 }
 
 /*
- * Enable or disable @file's event in its instance; the producer starts
- * with the first instance and stops with the last.  0, or the
- * producer's errno, which leaves things as they were.
+ * @file starts needing its event's producer (enabled, or in soft mode):
+ * the first such file in any instance arms it.  0, or the producer's
+ * errno, which leaves the counts as they were.
  */
-int rt_event_file_set(struct rt_event_file *file, bool on)
+int rt_event_producer_get(struct rt_event_file *file)
 {
 	struct rt_event *ev = file->ev;
 	int ret = 0;
 
 	lockdep_assert_held(&rt_event_lock);
-	if (file->enabled == on)
-		return 0;
-	if (on) {
-		/* Flags first, so that the first hits are not dropped. */
-		WRITE_ONCE(file->enabled, true);
-		rt_event_count(file, 1);
-		ev->was_enabled = true;	/* hits may land even if it fails */
-		if (!ev->nr_enabled) {
-			WRITE_ONCE(ev->enabled, true);
-			if (ev->set_enabled)
-				ret = ev->set_enabled(ev, true);
-			if (ret) {
-				WRITE_ONCE(ev->enabled, false);
-				WRITE_ONCE(file->enabled, false);
-				rt_event_count(file, -1);
-				return ret;
-			}
+	ev->was_enabled = true;	/* hits may land even if it fails */
+	if (!ev->nr_enabled) {
+		WRITE_ONCE(ev->enabled, true);
+		if (ev->set_enabled)
+			ret = ev->set_enabled(ev, true);
+		if (ret) {
+			WRITE_ONCE(ev->enabled, false);
+			return ret;
 		}
-		ev->nr_enabled++;
-		return 0;
 	}
+	ev->nr_enabled++;
+	return 0;
+}
+
+/* @file no longer needs the producer; the last one disarms it. */
+int rt_event_producer_put(struct rt_event_file *file)
+{
+	struct rt_event *ev = file->ev;
+	int ret;
+
+	lockdep_assert_held(&rt_event_lock);
 	if (ev->nr_enabled == 1 && ev->set_enabled) {
 		ret = ev->set_enabled(ev, false);
 		if (ret)
@@ -183,16 +183,46 @@ int rt_event_file_set(struct rt_event_file *file, bool on)
 	}
 	if (!--ev->nr_enabled)
 		WRITE_ONCE(ev->enabled, false);
+	return 0;
+}
+
+/*
+ * Enable or disable @file's event in its instance; the producer starts
+ * with the first instance and stops with the last.  In soft mode
+ * (event_soft.c) the producer stays armed and only the file's flag
+ * changes.  0, or the producer's errno, which leaves things as they
+ * were.
+ */
+int rt_event_file_set(struct rt_event_file *file, bool on)
+{
+	int ret;
+
+	lockdep_assert_held(&rt_event_lock);
+	if (file->soft_mode) {
+		WRITE_ONCE(file->enabled, on);
+		return 0;
+	}
+	if (file->enabled == on)
+		return 0;
+	if (on) {
+		/* Flags first, so that the first hits are not dropped. */
+		WRITE_ONCE(file->enabled, true);
+		rt_event_count(file, 1);
+		ret = rt_event_producer_get(file);
+		if (ret) {
+			WRITE_ONCE(file->enabled, false);
+			rt_event_count(file, -1);
+		}
+		return ret;
+	}
+	ret = rt_event_producer_put(file);
+	if (ret)
+		return ret;
 	WRITE_ONCE(file->enabled, false);
 	rt_event_count(file, -1);
 	return 0;
 }
 
-/*
- * Disable @file even if its producer refuses to stop: one whose
- * instance goes.  The producer then stays armed with no instance; its
- * records go nowhere.
- */
 void rt_event_file_force_off(struct rt_event_file *file)
 {
 	struct rt_event *ev = file->ev;

@@ -89,9 +89,13 @@ static ssize_t rt_enable_write(struct file *f, const char __user *ubuf,
 	return ret ? ret : cnt;
 }
 
-static void rt_ev_enable_print(struct seq_file *m, void *file)
+/* "0" or "1"; "0*" or "1*" in soft mode (event_soft.c). */
+static void rt_ev_enable_print(struct seq_file *m, void *obj)
 {
-	seq_printf(m, "%d\n", ((struct rt_event_file *)file)->enabled);
+	struct rt_event_file *file = obj;
+
+	seq_printf(m, "%d%s\n", READ_ONCE(file->enabled),
+		   file->soft_mode ? "*" : "");
 }
 
 static int rt_ev_enable_show(struct seq_file *m, void *v)

@@ -75,6 +75,8 @@ struct rt_event_file {
 	struct rt_event		*ev;
 	struct rt_event_sysdir	*sysdir;
 	bool			enabled;
+	bool			soft_mode;
+	atomic_t		soft_refs;
 	struct rt_filter __rcu	*filter;
 	struct dentry		*dir;
 	struct dentry		*files[RT_EVENT_NR_FILES];
@@ -93,6 +95,8 @@ extern struct mutex rt_event_lock;
 extern struct mutex rt_event_dir_lock;
 int rt_event_file_set(struct rt_event_file *file, bool on);
 void rt_event_file_force_off(struct rt_event_file *file);
+int rt_event_producer_get(struct rt_event_file *file);
+int rt_event_producer_put(struct rt_event_file *file);
 int rt_event_dir_set(struct rt_event_dir *edir, struct rt_event_system *only,
 		     bool on);
 

@@ -352,6 +352,8 @@ static void rt_mark_add(const struct marker *m)
 		.fields = me->fields, .nr_fields = me->fmt.nr,
 		.print_fmt = me->print_fmt, .print = rt_mark_print,
 		.set_enabled = rt_mark_set_enabled, .data = me,
+		/* Its last site may leave with a module at any time. */
+		.may_vanish = true,
 	};
 	ret = rt_event_add(&me->ev);
 	if (ret)

@@ -513,8 +513,9 @@ static const struct file_operations rt_pid_fops = {
 static struct rt_readme_part rt_fn_readme = {
 	.text = "  available_filter_functions  functions the function tracer can trace\n"
 		"  set_ftrace_filter    trace only these: [!]glob[:mod:M], also\n"
-		"                       glob:traceon[:N], glob:traceoff[:N] and\n"
-		"                       glob:stacktrace[:N]\n"
+		"                       glob:traceon[:N], glob:traceoff[:N],\n"
+		"                       glob:stacktrace[:N] and\n"
+		"                       glob:{enable,disable}_event:SYS:EVENT[:N]\n"
 		"  set_ftrace_notrace   never trace these: [!]glob[:mod:M]\n"
 		"  set_ftrace_pid       trace only these pids (-1: all)\n"
 		"  callsite_stats       call sites: total, enabled, patch counters\n"

@@ -79,7 +79,10 @@ void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod);
  * function_probe.c: the traceon, traceoff and stacktrace commands, a
  * client of their own.
  */
-enum { RT_FP_TRACEON, RT_FP_TRACEOFF, RT_FP_STACKTRACE };
+enum {
+	RT_FP_TRACEON, RT_FP_TRACEOFF, RT_FP_STACKTRACE,
+	RT_FP_ENABLE_EVENT, RT_FP_DISABLE_EVENT,
+};
 
 /*
  * struct rt_fprobe - one command on one function
@@ -88,23 +91,28 @@ enum { RT_FP_TRACEON, RT_FP_TRACEOFF, RT_FP_STACKTRACE };
  * @gone:   removed (see function_probe.c); written under rt_callsite_lock
  * @seq:    order of addition within one update
  * @count:  times left to act, -1 for no limit
+ * @ev:     the event of enable_event and disable_event (event_soft.c:
+ *          each published set holds a count on it), else NULL
  */
 struct rt_fprobe {
-	unsigned long	ip;
-	u8		cmd;
-	u8		gone;
-	u32		seq;
-	atomic_long_t	count;
+	unsigned long		ip;
+	u8			cmd;
+	u8			gone;
+	u32			seq;
+	atomic_long_t		count;
+	struct rt_event_file	*ev;
 };
 
 struct rt_fprobe_set;
 
 int rt_fprobe_parse_cmd(const char *cmd, const char *arg, long *count);
+bool rt_fprobe_is_event_cmd(int cmd);
 struct rt_fprobe_set *rt_fprobe_begin(void);
 int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
-		  long count);
+		  long count, struct rt_event_file *ev);
 void rt_fprobe_abort(struct rt_fprobe_set *set);
-void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd);
+void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd,
+		   struct rt_event_file *ev);
 void rt_fprobe_commit(struct rt_fprobe_set *set);
 void rt_fprobe_show(struct seq_file *m);
 

@@ -7,6 +7,8 @@
  *   [!]glob[:mod:module]   or, in set_ftrace_filter only,
  *   [!]glob:traceon[:count]   [!]glob:traceoff[:count]
  *   [!]glob:stacktrace[:count]
+ *   [!]glob:enable_event:system:event[:count]
+ *   [!]glob:disable_event:system:event[:count]
  * '!' removes what the glob matches; ":mod:" restricts it to a module
  * (one not loaded yet: the pattern waits for it, function_filter_mod.c);
  * the commands attach to the matched functions (function_probe.c).
@@ -24,6 +26,7 @@
 #include <linux/uaccess.h>
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/carry.h>
+#include <trace/retrace/event.h>
 #include <trace/retrace/glob.h>
 #include <trace/retrace/ipset.h>
 #include "function.h"
@@ -35,6 +38,9 @@ struct rt_ff_token {
 	const char	*mod;		/* NULL: any */
 	int		cmd;		/* RT_FP_*, or -1 for a plain pattern */
 	long		count;		/* the command's limit, -1: none */
+	const char	*sys;		/* event commands: the event's */
+	const char	*event;		/* group and name */
+	struct rt_event_file *ev;	/* ... and handle (rt_ff_apply()) */
 	bool		neg;
 	unsigned int	hits;
 	unsigned int	mod_sites;	/* sites of @mod seen */
@@ -81,9 +87,21 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 		tok[n].mod = NULL;
 		tok[n].cmd = -1;
 		tok[n].hits = 0;
+		tok[n].sys = NULL;
+		tok[n].event = NULL;
+		tok[n].ev = NULL;
 		if (word) {
 			cmd = strsep(&word, ":");
 			arg = word;
+			if (cmds && (!strcmp(cmd, "enable_event") ||
+				     !strcmp(cmd, "disable_event"))) {
+				/* system:event[:count] */
+				tok[n].sys = strsep(&arg, ":");
+				tok[n].event = arg ? strsep(&arg, ":") : NULL;
+				if (!*tok[n].sys || !tok[n].event ||
+				    !*tok[n].event)
+					return -EINVAL;
+			}
 			if (arg && (!*arg || strchr(arg, ':')))
 				return -EINVAL;
 			if (!strcmp(cmd, "mod")) {
@@ -151,8 +169,9 @@ static void rt_ff_match(unsigned long ip, unsigned int idx,
 		else if (w->err)
 			continue;	/* out of memory: the write fails */
 		else if (k->neg)
-			rt_fprobe_del(w->probes, ip, k->cmd);
-		else if (rt_fprobe_add(&w->probes, ip, k->cmd, k->count))
+			rt_fprobe_del(w->probes, ip, k->cmd, k->ev);
+		else if (rt_fprobe_add(&w->probes, ip, k->cmd, k->count,
+				       k->ev))
 			w->err = -ENOMEM;
 	}
 	__assign_bit(idx, w->bits, on);
@@ -212,6 +231,26 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 	ret = 0;
 	if (!w.ntok && !st->trunc)
 		goto out;
+	/*
+	 * The events of event commands, kept in soft mode until the
+	 * update is done; before the call-site lock, which ranks below
+	 * the event layer's.  An unknown event is EINVAL.  A removal
+	 * holds only an event in soft mode; for another, its handle stays
+	 * NULL and it matches no command.
+	 */
+	for (t = 0; t < w.ntok; t++) {
+		struct rt_event_file *ev;
+
+		if (!w.tok[t].event)
+			continue;
+		ev = rt_event_soft_get(w.tok[t].sys, w.tok[t].event,
+				       w.tok[t].neg);
+		if (IS_ERR(ev)) {
+			ret = PTR_ERR(ev);
+			goto put;
+		}
+		w.tok[t].ev = ev;
+	}
 
 	mutex_lock(&rt_callsite_lock);
 	w.trunc = st->trunc;
@@ -274,6 +313,10 @@ unlock:
 		list_del(&pend->list);
 		rt_ff_pending_free(pend);
 	}
+put:
+	for (t = 0; t < w.ntok; t++)
+		if (w.tok[t].ev)
+			rt_event_soft_put(w.tok[t].ev);
 out:
 	kfree(w.tok);
 	return ret;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The commands of set_ftrace_filter: when a chosen function is entered,
- * turn tracing on or off (traceon, traceoff) or record the kernel stack
- * (stacktrace), optionally only the first N times it would do anything.
+ * turn tracing on or off (traceon, traceoff), record the kernel stack
+ * (stacktrace), or switch an event on or off (enable_event,
+ * disable_event: the event is kept in soft mode, events/event_soft.c),
+ * optionally only the first N times it would do anything.
  *
  * The commands are a call-site client of their own: their sites call
  * rt_fprobe_client_hit() whether or not the function tracer runs.
@@ -23,6 +25,11 @@
  * update appended: adds and removals find old entries by binary search,
  * so a glob matching thousands of functions costs n log n, and
  * rt_fprobe_commit() merges duplicates, keeping the latest.
+ *
+ * An entry of an event command points at its event's top-level file.
+ * Each published set holds one soft-mode count on it per such entry,
+ * taken before the set is published and given back once no reader can
+ * see the set; the write that adds the command holds one meanwhile.
  */
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -32,6 +39,7 @@
 #include <linux/string.h>
 #include <linux/module.h>
 #include <trace/retrace/callsite.h>
+#include <trace/retrace/event.h>
 #include <trace/retrace/ipset.h>
 #include "function.h"
 
@@ -65,7 +73,20 @@ static const char * const rt_fprobe_names[] = {
 	[RT_FP_TRACEON] = "traceon",
 	[RT_FP_TRACEOFF] = "traceoff",
 	[RT_FP_STACKTRACE] = "stacktrace",
+	[RT_FP_ENABLE_EVENT] = "enable_event",
+	[RT_FP_DISABLE_EVENT] = "disable_event",
 };
+
+/**
+ * rt_fprobe_is_event_cmd - whether @cmd names an event
+ * @cmd: RT_FP_*
+ *
+ * Return: true for enable_event and disable_event.
+ */
+bool rt_fprobe_is_event_cmd(int cmd)
+{
+	return cmd == RT_FP_ENABLE_EVENT || cmd == RT_FP_DISABLE_EVENT;
+}
 
 /**
  * rt_fprobe_parse_cmd - recognise a command name and its count
@@ -149,24 +170,32 @@ static int rt_fprobe_cmp(const void *a, const void *b)
 		return x->ip < y->ip ? -1 : 1;
 	if (x->cmd != y->cmd)
 		return x->cmd - y->cmd;
+	if (x->ev != y->ev)
+		return (unsigned long)x->ev < (unsigned long)y->ev ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The entry for (@ip, @cmd) among @set's first @n, which are sorted. */
+/*
+ * The entry for (@ip, @cmd, @ev) among @set's first @n, which are
+ * sorted (their seq is 0 then, or does not matter: one per key).
+ */
 static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
 					unsigned int n, unsigned long ip,
-					int cmd)
+					int cmd, struct rt_event_file *ev)
 {
-	struct rt_fprobe key = { .ip = ip, .cmd = cmd };
+	struct rt_fprobe key = { .ip = ip, .cmd = cmd, .ev = ev };
 	unsigned int lo = 0, hi = n;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 		struct rt_fprobe *p = &set->p[mid];
+		int c;
 
-		if (p->ip == ip && p->cmd == cmd)
+		if (p->ip == ip && p->cmd == cmd && p->ev == ev)
 			return p;
-		if (p->ip < key.ip || (p->ip == key.ip && p->cmd < key.cmd))
+		key.seq = p->seq;
+		c = rt_fprobe_cmp(p, &key);
+		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -180,14 +209,16 @@ static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
  * @ip: the function's call site
  * @cmd: RT_FP_*
  * @count: -1 or the number of times left
+ * @ev: the event of an event command (held by the caller until the
+ *	update is committed or aborted), else NULL
  *
  * Return: 0 or -ENOMEM (the set is then unchanged).
  */
 int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
-		  long count)
+		  long count, struct rt_event_file *ev)
 {
 	struct rt_fprobe_set *set = *setp, *big;
-	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd);
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, ev);
 
 	if (p) {
 		p->gone = 0;
@@ -208,6 +239,7 @@ int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 	p = &set->p[set->nr++];
 	p->ip = ip;
 	p->cmd = cmd;
+	p->ev = ev;
 	p->gone = 0;
 	p->seq = ++set->seq;
 	atomic_long_set(&p->count, count);
@@ -219,10 +251,12 @@ int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
  * @set: from rt_fprobe_begin()
  * @ip: the function's call site, the last one added to, if any
  * @cmd: RT_FP_*
+ * @ev: the event of an event command, else NULL
  */
-void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd)
+void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd,
+		   struct rt_event_file *ev)
 {
-	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd);
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, ev);
 	unsigned int i;
 
 	if (p)
@@ -233,7 +267,7 @@ void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd)
 	 * the last ones.
 	 */
 	for (i = set->nr; i > set->sorted && set->p[i - 1].ip == ip; i--)
-		if (set->p[i - 1].cmd == cmd)
+		if (set->p[i - 1].cmd == cmd && set->p[i - 1].ev == ev)
 			set->p[i - 1].gone = 1;
 }
 
@@ -282,10 +316,14 @@ void rt_fprobe_commit(struct rt_fprobe_set *set)
 			continue;
 		/* A later entry for the same command replaces this one. */
 		if (i + 1 < set->nr && set->p[i + 1].ip == p->ip &&
-		    set->p[i + 1].cmd == p->cmd && !set->p[i + 1].gone)
+		    set->p[i + 1].cmd == p->cmd && set->p[i + 1].ev == p->ev &&
+		    !set->p[i + 1].gone)
 			continue;
 		set->p[n] = *p;
 		atomic_long_set(&set->p[n].count, atomic_long_read(&p->count));
+		/* This set's own hold on the event (see the top). */
+		if (set->p[n].ev)
+			rt_event_soft_hold(set->p[n].ev);
 		n++;
 	}
 	set->nr = n;
@@ -295,6 +333,9 @@ void rt_fprobe_commit(struct rt_fprobe_set *set)
 	rt_cs_client_want_each(&rt_fprobe_client, rt_fprobe_wants, NULL);
 	if (old != &rt_fprobe_none) {
 		rt_wait_preempt_readers();
+		for (i = 0; i < old->nr; i++)
+			if (old->p[i].ev)
+				rt_event_soft_release(old->p[i].ev);
 		kvfree(old);
 	}
 }
@@ -318,7 +359,13 @@ static bool notrace rt_fprobe_take(struct rt_fprobe *p)
  */
 static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 {
-	bool on = p->cmd == RT_FP_TRACEON;
+	bool on = p->cmd == RT_FP_TRACEON || p->cmd == RT_FP_ENABLE_EVENT;
+
+	if (p->ev) {
+		if (rt_event_soft_enabled(p->ev) != on && rt_fprobe_take(p))
+			rt_event_soft_switch(p->ev, on);
+		return;
+	}
 
 	if (p->cmd == RT_FP_STACKTRACE) {
 		/* Recording here: tracing on and this CPU in tracing_cpumask. */
@@ -386,6 +433,10 @@ void rt_fprobe_show(struct seq_file *m)
 		c = atomic_long_read(&set->p[i].count);
 		seq_printf(m, "%ps:%s:", (void *)set->p[i].ip,
 			   rt_fprobe_names[set->p[i].cmd]);
+		if (set->p[i].ev) {
+			rt_event_soft_name(m, set->p[i].ev);
+			seq_putc(m, ':');
+		}
 		if (c < 0)
 			seq_puts(m, "unlimited\n");
 		else

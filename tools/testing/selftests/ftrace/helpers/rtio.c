@@ -88,6 +88,7 @@ static const char *errname(int e)
 	case ESRCH: return "ESRCH";
 	case EILSEQ: return "EILSEQ";
 	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	default: return "EOTHER";
 	}
 }
