@@ -35,6 +35,29 @@ static struct rt_instance *rt_graph_tr;
  */
 static DEFINE_PER_CPU(unsigned long, rt_graph_inside);
 
+/*
+ * The guard, with one transition allowed.  The end of an interrupt
+ * (irq_exit_rcu() and what it calls after lowering the preempt count)
+ * runs at the level it interrupted, whose bit is held if the interrupt
+ * came while that level was inside this tracer: without a second
+ * chance, those functions' entries and returns would be lost, leaving
+ * a call drawn open.  One extra bit lets them in; a real recursion
+ * stops at the next level.  Safe because the return stack and the ring
+ * buffer already take an interrupt at any point of their updates.
+ */
+#define RT_GRAPH_TRANSITION	4
+
+static __always_inline unsigned long rt_graph_guard_enter(unsigned long pc)
+{
+	unsigned long bit = rt_recursion_enter(&rt_graph_inside,
+					       rt_context_level(pc));
+
+	if (!bit)
+		bit = rt_recursion_enter(&rt_graph_inside,
+					 RT_GRAPH_TRANSITION);
+	return bit;
+}
+
 /* Preemption disabled: is the current task in a graph to record? */
 static bool notrace rt_graph_wanted(struct rt_ret_stack *st, unsigned long ip,
 				    bool *root)
@@ -79,7 +102,7 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
 	preempt_disable_notrace();
 	if (check && !rt_fn_selects(ip))
 		goto out;
-	bit = rt_recursion_enter(&rt_graph_inside, rt_context_level(pc));
+	bit = rt_graph_guard_enter(pc);
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_graph_tr);
@@ -129,7 +152,7 @@ rt_graph_return(const struct rt_ret_frame *f, int depth)
 		st->client = 0;
 	if (!READ_ONCE(rt_graph_on))
 		goto out;
-	bit = rt_recursion_enter(&rt_graph_inside, rt_context_level(pc));
+	bit = rt_graph_guard_enter(pc);
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_graph_tr);
