@@ -42,6 +42,10 @@ ROWS = [  # name, unit, is_overhead
     ("kmarker_off_hit", "ns/call", False),
     ("kmarker_event_hit", "ns/call", False),
     ("kmarker_kprobe_hit", "ns/call", False),
+    ("reader_raw_recs_per_s", "rec/s", False),
+    ("reader_raw_lost_per_s", "rec/s", False),
+    ("reader_text_recs_per_s", "rec/s", False),
+    ("reader_text_lost_per_s", "rec/s", False),
     ("rb_ns_per_entry", "ns/entry", False),
     ("boot_to_user_ms", "ms", False),
 ]

@@ -6,7 +6,9 @@
 # "BENCH <name> <value>" lines; "n/a" where this kernel lacks the feature.
 #
 # usage: guest-bench.sh [scale]   (scale 100 = full, smaller = quicker)
-# BENCH_ONLY=baseline stops after the tracing-off loops.
+# BENCH_ONLY=baseline stops after the tracing-off loops; BENCH_ONLY=reader
+# runs only the reader-throughput rows (a quick look at one kernel:
+# harness/boot.sh bench LOG with APPEND="rt.bench_only=reader").
 
 T=/sys/kernel/debug/tracing
 S=${1:-1}
@@ -35,6 +37,7 @@ if [ "${BENCH_ONLY:-}" = baseline ]; then
 	exit 0
 fi
 
+if [ "${BENCH_ONLY:-}" != reader ]; then
 for t in function function_graph irqsoff preemptoff preemptirqsoff wakeup wakeup_rt; do
 	if has_tracer $t; then
 		echo $t > current_tracer
@@ -159,6 +162,55 @@ if [ -f $K/enable ]; then
 	echo $kb0 > $K/buffer_size_kb
 else
 	bench kmemchan_poll32 n/a
+fi
+
+fi
+
+# Reader throughput, the function tracer on every function while two
+# getppid loops run, for RD_SECS of guest time: records drained per
+# second and records lost per second, (a) by trace-cmd record through
+# per_cpu/cpuN/trace_pipe_raw (binary pages), (b) by cat of trace_pipe
+# (text).  Counts come from per_cpu/cpuN/stats, whose "read events",
+# "entries" and "overrun" lines both kernels print; trace-cmd's count
+# includes the records it flushed after the stop ("entries" then).
+RD_SECS=${RD_SECS:-3}
+rd_stats() {	# rd_stats: "read overrun" summed over the CPUs
+	cat per_cpu/cpu*/stats | awk '/^read events:/ { r += $3 }
+		/^overrun:/ { o += $2 } END { print r, o }'
+}
+if has_tracer function && command -v trace-cmd > /dev/null; then
+	rtbench getppid 2000000000 > /dev/null & l1=$!
+	rtbench getppid 2000000000 > /dev/null & l2=$!
+	( cd /tmp && trace-cmd record -p function -o /tmp/rd.dat -- sleep $RD_SECS \
+		> /tmp/rd.out 2>&1 ) || echo "INFO reader: trace-cmd record failed: $(tail -n 3 /tmp/rd.out)" >&2
+	# The stats trace-cmd saved when it stopped: read + left (flushed).
+	set -- $(trace-cmd report -i /tmp/rd.dat --stat 2> /dev/null |
+		awk '/^read events:/ { r += $3 } /^entries:/ { e += $2 }
+		     /^overrun:/ { o += $2 } END { print r + e, o }')
+	bench reader_raw_recs_per_s "$(( ${1:-0} / RD_SECS ))"
+	bench reader_raw_lost_per_s "$(( ${2:-0} / RD_SECS ))"
+	rm -f /tmp/rd.dat
+	echo function > current_tracer
+	echo > trace
+	cat trace_pipe > /dev/null & c=$!
+	sleep $RD_SECS
+	echo 0 > tracing_on
+	kill $c
+	set -- $(rd_stats)
+	bench reader_text_recs_per_s "$(( $1 / RD_SECS ))"
+	bench reader_text_lost_per_s "$(( $2 / RD_SECS ))"
+	echo nop > current_tracer
+	echo 1 > tracing_on
+	echo > trace
+	kill $l1 $l2
+	wait $l1 $l2 2> /dev/null
+else
+	for r in raw_recs raw_lost text_recs text_lost; do bench reader_${r}_per_s n/a; done
+fi
+
+if [ "${BENCH_ONLY:-}" = reader ]; then
+	echo "BENCH-DONE"
+	exit 0
 fi
 
 # Ring buffer benchmark module of this kernel, same method on both: the
