@@ -174,7 +174,7 @@ static ssize_t rt_buffer_size_write(struct file *file, const char __user *ubuf,
  * per_cpu/cpuN/FILE keeps its instance in i_private; N comes from the
  * directory's name (tracefs never renames).
  */
-static int rt_file_cpu(const struct file *file)
+int rt_file_cpu(const struct file *file)
 {
 	const char *name = file_dentry(file)->d_parent->d_name.name;
 	int cpu;

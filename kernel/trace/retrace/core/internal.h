@@ -45,6 +45,7 @@ void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);
 void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir);
+int rt_file_cpu(const struct file *file);
 void rt_create_comm_files(struct dentry *dir);
 
 /* instance.c: instances/NAME and the lifetime of instance files. */

@@ -98,17 +98,15 @@ static bool rt_raw_fill(struct rt_raw_reader *r)
 	struct rt_raw_fill f = { .r = r };
 	struct rt_rb_batch_info info;
 
+	/* Any record fits in an empty page, so a kept one is never kept twice. */
+	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_DATA_SIZE);
 	rt_raw_page_start(&f.p, r->page);
-	/* A record kept from the last page opens this one: it fits. */
 	if (r->have_rec) {
 		r->have_rec = false;
 		rt_raw_take(&f, &r->rec);
 	}
-	if (!r->have_rec)
-		rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec,
-					rt_raw_take, &f, &info);
-	else
-		info.lost = rt_raw_lost(r, &info.generation);
+	rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec, rt_raw_take,
+				&f, &info);
 	if (!f.p.nr)
 		return false;
 	/* A reset, resize or swap restarted the counts from 0. */
@@ -218,12 +216,10 @@ static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
 static int rt_raw_open(struct inode *inode, struct file *file)
 {
 	struct rt_instance *tr = inode->i_private;
-	const char *name = file_dentry(file)->d_parent->d_name.name;
+	int cpu = rt_file_cpu(file), ret;
 	struct rt_raw_reader *r;
-	int cpu, ret;
 
-	if (strncmp(name, "cpu", 3) || kstrtoint(name + 3, 10, &cpu) ||
-	    cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (cpu < 0)
 		return -ENODEV;
 	ret = rt_file_lockdown();
 	if (!ret)
