@@ -80,6 +80,14 @@ struct rt_event {
 	struct list_head		list;
 };
 
+/*
+ * An integer field of a record laid out as struct @st: its C type and
+ * format name as written, offset and size from @member.
+ */
+#define RT_EVENT_INT_FIELD(ctype, fname, st, member, sgn)		\
+	{ ctype, fname, offsetof(struct st, member),			\
+	  sizeof_field(struct st, member), sgn, RT_FIELD_INT }
+
 /**
  * struct rt_event_format - a record type of the core or of a tracer,
  *	described under events/ftrace/<name>/{id,format} so that binary

@@ -25,12 +25,8 @@
 /* The descriptions, in the order added; under rt_event_dir_lock. */
 static LIST_HEAD(rt_event_formats);
 
-#define RT_FMT_FIELD(ctype, fname, st, member, sgn)			\
-	{ ctype, fname, offsetof(struct st, member),			\
-	  sizeof_field(struct st, member), sgn, RT_FIELD_INT }
-
 static const struct rt_event_field rt_print_fields[] = {
-	RT_FMT_FIELD("unsigned long", "ip", rt_print_entry, ip, 0),
+	RT_EVENT_INT_FIELD("unsigned long", "ip", rt_print_entry, ip, 0),
 	{ "char", "buf[]", offsetof(struct rt_print_entry, buf), 0, 1,
 	  RT_FIELD_BYTES },
 };
@@ -40,8 +36,7 @@ static const struct rt_event_field rt_print_fields[] = {
  * names the first eight, which is what its print fmt shows.
  */
 static const struct rt_event_field rt_stack_fields[] = {
-	{ "int", "size", offsetof(struct rt_stack_entry, nr), 4, 1,
-	  RT_FIELD_INT },
+	RT_EVENT_INT_FIELD("int", "size", rt_stack_entry, nr, 1),
 	{ "unsigned long", "caller[8]", offsetof(struct rt_stack_entry, ips),
 	  8 * sizeof(unsigned long), 0, RT_FIELD_INT },
 };

@@ -523,11 +523,9 @@ static struct rt_readme_part rt_fn_readme = {
 };
 
 static const struct rt_event_field rt_fn_fields[] = {
-	{ "unsigned long", "ip", offsetof(struct rt_function_entry, ip),
-	  sizeof(unsigned long), 0, RT_FIELD_INT },
-	{ "unsigned long", "parent_ip",
-	  offsetof(struct rt_function_entry, parent_ip),
-	  sizeof(unsigned long), 0, RT_FIELD_INT },
+	RT_EVENT_INT_FIELD("unsigned long", "ip", rt_function_entry, ip, 0),
+	RT_EVENT_INT_FIELD("unsigned long", "parent_ip", rt_function_entry,
+			   parent_ip, 0),
 };
 
 /* events/ftrace/function, for binary readers. */

@@ -279,24 +279,20 @@ static struct rt_readme_part rt_graph_readme = {
 };
 
 /* events/ftrace/funcgraph_{entry,exit}: named as trace-cmd expects. */
-#define RT_GRAPH_FIELD(ctype, fname, st, member, sgn)			\
-	{ ctype, fname, offsetof(struct st, member),			\
-	  sizeof_field(struct st, member), sgn, RT_FIELD_INT }
-
 static const struct rt_event_field rt_graph_ent_fields[] = {
-	RT_GRAPH_FIELD("unsigned long", "func", rt_graph_ent_entry, ip, 0),
-	RT_GRAPH_FIELD("int", "depth", rt_graph_ent_entry, depth, 1),
+	RT_EVENT_INT_FIELD("unsigned long", "func", rt_graph_ent_entry, ip, 0),
+	RT_EVENT_INT_FIELD("int", "depth", rt_graph_ent_entry, depth, 1),
 };
 
 static const struct rt_event_field rt_graph_ret_fields[] = {
-	RT_GRAPH_FIELD("unsigned long", "func", rt_graph_ret_entry, ip, 0),
-	RT_GRAPH_FIELD("int", "depth", rt_graph_ret_entry, depth, 1),
-	RT_GRAPH_FIELD("unsigned int", "overrun", rt_graph_ret_entry, overrun,
-		       0),
-	RT_GRAPH_FIELD("unsigned long long", "calltime", rt_graph_ret_entry,
-		       calltime, 0),
-	RT_GRAPH_FIELD("unsigned long long", "rettime", rt_graph_ret_entry,
-		       rettime, 0),
+	RT_EVENT_INT_FIELD("unsigned long", "func", rt_graph_ret_entry, ip, 0),
+	RT_EVENT_INT_FIELD("int", "depth", rt_graph_ret_entry, depth, 1),
+	RT_EVENT_INT_FIELD("unsigned int", "overrun", rt_graph_ret_entry,
+			   overrun, 0),
+	RT_EVENT_INT_FIELD("unsigned long long", "calltime",
+			   rt_graph_ret_entry, calltime, 0),
+	RT_EVENT_INT_FIELD("unsigned long long", "rettime",
+			   rt_graph_ret_entry, rettime, 0),
 };
 
 static struct rt_event_format rt_graph_ent_format = {
@@ -310,9 +306,7 @@ static struct rt_event_format rt_graph_ret_format = {
 	.name = "funcgraph_exit",
 	.fields = rt_graph_ret_fields,
 	.nr_fields = ARRAY_SIZE(rt_graph_ret_fields),
-	.print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
-		     "(void *)REC->func, REC->depth, REC->calltime, "
-		     "REC->rettime, REC->depth",
+	.print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %u\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->overrun",
 };
 
 static int __init rt_function_graph_init(void)
