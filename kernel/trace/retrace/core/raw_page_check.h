@@ -28,6 +28,21 @@
 #define _RETRACE_RAW_PAGE_CHECK_H
 
 #include "pure_shim.h"
+#include <trace/retrace/raw_page.h>
+
+/*
+ * For the test and the fuzzer: the largest record payload a page takes,
+ * the most records a page can hold, and one expected record (its time,
+ * payload length and the byte its payload is made from).
+ */
+#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
+#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
+
+struct exp_rec {
+	u64		ts;
+	unsigned int	len;
+	u8		seed;
+};
 
 #define RT_RCK_HDR_SIZE		16
 #define RT_RCK_MISSED		(1ULL << 31)

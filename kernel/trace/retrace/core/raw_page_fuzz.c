@@ -14,14 +14,6 @@
 #include <trace/retrace/raw_page.h>
 #include "raw_page_check.h"
 
-#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
-#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
-
-struct exp_rec {
-	u64		ts;
-	unsigned int	len;
-	u8		seed;
-};
 
 static struct rt_raw_page p;
 static struct exp_rec want[MAX_RECS];

@@ -23,15 +23,7 @@ static unsigned int checks;
 		}							\
 	} while (0)
 
-#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
-#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
-
 /* What a page must decode to: the model of the encoder's contract. */
-struct exp_rec {
-	u64		ts;
-	unsigned int	len;
-	u8		seed;
-};
 
 struct model {
 	struct exp_rec	rec[MAX_RECS];
