@@ -15,6 +15,15 @@
  *                     the data as a u64
  *   data[]            records, each a u32 header then its payload
  *
+ * The records take at most RT_RAW_REC_SPACE (4072) of the data area's
+ * 4080 bytes: the packer always keeps the last RT_RAW_LOST_SIZE free,
+ * so that the number of lost records can always be stored after the
+ * data and bit 30 is set whenever bit 31 is.  (Upstream may fill the
+ * whole data area and then set bit 31 alone, a loss without a number;
+ * these pages never do.)  A payload is at most RT_RAW_REC_SPACE - 16
+ * bytes (4056), so that with a long record's 8-byte header and an
+ * 8-byte time extend it still fits in an empty page.
+ *
  * A record header is type_len (bits 0-4) and time_delta (bits 5-31),
  * the time since the record before it (or since the page timestamp):
  *   type_len 1..28   a record of type_len * 4 payload bytes
@@ -36,6 +45,8 @@
 #define RT_RAW_PAGE_SIZE	4096
 #define RT_RAW_HDR_SIZE		16	/* timestamp, commit */
 #define RT_RAW_DATA_SIZE	(RT_RAW_PAGE_SIZE - RT_RAW_HDR_SIZE)
+#define RT_RAW_LOST_SIZE	8	/* the lost count, after the data */
+#define RT_RAW_REC_SPACE	(RT_RAW_DATA_SIZE - RT_RAW_LOST_SIZE)
 
 #define RT_RAW_MISSED_EVENTS	(1ULL << 31)
 #define RT_RAW_MISSED_STORED	(1ULL << 30)
@@ -52,7 +63,7 @@
 /**
  * struct rt_raw_page - a page being packed
  * @page: RT_RAW_PAGE_SIZE bytes
- * @used: record bytes in the data area so far
+ * @used: record bytes in the data area so far, at most RT_RAW_REC_SPACE
  * @nr: records packed
  * @last_ts: time of the last record packed (the next delta's origin)
  */

@@ -45,7 +45,10 @@ void rt_raw_page_start(struct rt_raw_page *p, void *page)
  * @p: the packing state
  * @ts: its time; a time before the previous record's counts as equal
  * @data: its payload
- * @len: payload bytes, a multiple of 4, at most 4064
+ * @len: payload bytes, a multiple of 4, at most RT_RAW_REC_SPACE - 16 (4056)
+ *
+ * The record must fit in RT_RAW_REC_SPACE, not in the whole data area:
+ * the last RT_RAW_LOST_SIZE bytes are kept for rt_raw_page_finish().
  *
  * Return: 0, -ENOSPC when it does not fit in what is left of the page
  * (nothing is written), or -EINVAL for a length no page can hold.
@@ -57,7 +60,7 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 	unsigned int need = 4 + len, at = 0;
 	u64 delta;
 
-	if (!len || (len & 3) || len > RT_RAW_DATA_SIZE - 16)
+	if (!len || (len & 3) || len > RT_RAW_REC_SPACE - 16)
 		return -EINVAL;
 	if (!p->nr) {
 		/* The first record's time is the page's. */
@@ -69,7 +72,7 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 		need += 8;
 	if (len > RT_RAW_TYPE_MAX_SHORT * 4)
 		need += 4;
-	if (need > RT_RAW_DATA_SIZE - p->used)
+	if (need > RT_RAW_REC_SPACE - p->used)
 		return -ENOSPC;
 
 	if (delta > RT_RAW_DELTA_MAX) {
@@ -100,20 +103,16 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
  * @p: the packing state
  * @missed: records lost before this page's first (0: none)
  *
- * The count of lost records is stored after the data when it fits;
- * otherwise only the flag says records were lost.
+ * The count of lost records is always stored after the data, with
+ * both flags: rt_raw_page_add() left RT_RAW_LOST_SIZE bytes for it.
  */
 void rt_raw_page_finish(struct rt_raw_page *p, u64 missed)
 {
 	u64 commit = p->used;
 
 	if (missed) {
-		commit |= RT_RAW_MISSED_EVENTS;
-		if (RT_RAW_DATA_SIZE - p->used >= 8) {
-			rt_raw_put64(p->page + RT_RAW_HDR_SIZE + p->used,
-				     missed);
-			commit |= RT_RAW_MISSED_STORED;
-		}
+		rt_raw_put64(p->page + RT_RAW_HDR_SIZE + p->used, missed);
+		commit |= RT_RAW_MISSED_EVENTS | RT_RAW_MISSED_STORED;
 	}
 	rt_raw_put64(p->page + 8, commit);
 }

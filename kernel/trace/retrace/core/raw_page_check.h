@@ -7,7 +7,10 @@
  *
  *   - the page starts with a u64 timestamp and a u64 commit word whose
  *     low 27 bits are the bytes of data, bit 31 says records were lost
- *     and bit 30 that their count follows the data as a u64;
+ *     and bit 30 that their count follows the data as a u64; a page
+ *     may fill its whole data area and then have bit 31 without bit 30
+ *     (upstream writes such pages, raw_page.c never does: the tests
+ *     check that themselves, not through this decoder);
  *   - each record's u32 header is type_len (bits 0-4) and time_delta
  *     (bits 5-31), added to the running time;
  *   - type_len 1..28: type_len * 4 payload bytes follow the header;
@@ -31,12 +34,14 @@
 #include <trace/retrace/raw_page.h>
 
 /*
- * For the test and the fuzzer: the largest record payload a page takes,
- * the most records a page can hold, and one expected record (its time,
- * payload length and the byte its payload is made from).
+ * For the test and the fuzzer: the largest record payload the packer
+ * takes (one that fits in an empty page after a long record's header
+ * and a time extend, in the room left by the lost count), the most
+ * records a page can hold, and one expected record (its time, payload
+ * length and the byte its payload is made from).
  */
-#define MAX_LEN		(RT_RAW_DATA_SIZE - 16)
-#define MAX_RECS	(RT_RAW_DATA_SIZE / 8)
+#define MAX_LEN		(RT_RAW_REC_SPACE - 16)
+#define MAX_RECS	(RT_RAW_REC_SPACE / 8)
 
 struct exp_rec {
 	u64		ts;

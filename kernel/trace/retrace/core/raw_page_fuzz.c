@@ -3,11 +3,13 @@
  * libFuzzer target for raw_page.c.  After a first byte that chooses the
  * lost count given to each page, every four input bytes are a record:
  * a byte for the time since the last (0 to 2^40, or a step back), two
- * for the length (4 to 4064, a multiple of 4) and one for the payload.
+ * for the length (4 to 4056, a multiple of 4) and one for the payload.
  * The records are packed into pages, a new page on -ENOSPC, and each
  * page is read back with raw_page_check.h: every record must come back
- * with its time and payload, and -ENOSPC only when it did not fit.  The
- * raw input is also decoded as a page; any result but a crash will do.
+ * with its time and payload, -ENOSPC only when it did not fit in the
+ * record space (RT_RAW_REC_SPACE), and a page's lost count is always
+ * stored after its data.  The raw input is also decoded as a page; any
+ * result but a crash will do.
  */
 #include "pure_shim.h"
 #include <stdio.h>
@@ -72,15 +74,16 @@ static void finish_and_check(u64 missed)
 	struct rt_rck_rec r;
 	struct rt_rck c;
 	unsigned int i;
-	s64 lost = 0;
 
 	rt_raw_page_finish(&p, missed);
-	if (missed)
-		lost = RT_RAW_DATA_SIZE - used >= 8 ? (s64)missed : -1;
 	if (rt_rck_load(&c, page, sizeof(page)))
 		fail("page header", 0);
-	if (c.size != used || c.lost != lost || c.page_ts != want[0].ts)
+	if (c.size != used || c.page_ts != want[0].ts)
 		fail("page header fields", 0);
+	/* Never a loss without its number. */
+	if (c.missed != !!missed || c.stored != !!missed ||
+	    c.lost != (s64)missed)
+		fail("lost count", 0);
 	for (i = 0; i < nr; i++) {
 		if (rt_rck_next(&c, &r) != 1)
 			fail("record missing", i);
@@ -151,7 +154,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		fill(seed, len);
 		ret = rt_raw_page_add(&p, ts, payload, len);
 		if (ret == -ENOSPC) {
-			if (!nr || used + rec_size(ts, len) <= RT_RAW_DATA_SIZE)
+			if (!nr || used + rec_size(ts, len) <= RT_RAW_REC_SPACE)
 				fail("-ENOSPC with room", nr);
 			missed = mode & 1 ? (u64)mode * ++pages : 0;
 			finish_and_check(missed);
@@ -168,7 +171,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		want[nr].len = len;
 		want[nr].seed = seed;
 		nr++;
-		if (p.used != used || p.nr != nr || used > RT_RAW_DATA_SIZE)
+		if (p.used != used || p.nr != nr || used > RT_RAW_REC_SPACE)
 			fail("page state", nr);
 	}
 	if (nr)

@@ -93,7 +93,12 @@ static int add(struct rt_raw_page *p, struct model *m, u64 ts,
 	return 0;
 }
 
-/* Decode @pg and compare it with @m; @lost as kbuffer_missed_events(). */
+/*
+ * Decode @pg, a page of the packer's, and compare it with @m; @lost as
+ * kbuffer_missed_events().  The decoder takes any page upstream makes;
+ * the packer's never use the room of the lost count, and never report
+ * a loss without its number.
+ */
 static void verify(const u8 *pg, size_t size, const struct model *m,
 		   s64 lost)
 {
@@ -103,6 +108,9 @@ static void verify(const u8 *pg, size_t size, const struct model *m,
 
 	CHECK(rt_rck_load(&c, pg, size) == 0);
 	CHECK(c.size == m->used);
+	CHECK(c.size <= RT_RAW_REC_SPACE);
+	CHECK(c.missed == c.stored);
+	CHECK(lost >= 0);
 	CHECK(c.lost == lost);
 	if (m->nr)
 		CHECK(c.page_ts == m->rec[0].ts);
@@ -188,22 +196,34 @@ static void test_long(void)
 		CHECK(word_at(r.off + 4) == lens[i] + 4);
 	}
 
-	/* The longest record, then a 4-byte one fill the page exactly. */
+	/*
+	 * Records take 4072 of the 4080 bytes of data: the last 8 are the
+	 * lost count's.  The longest payload leaves room for a long header
+	 * and a time extend in them.
+	 */
+	CHECK(RT_RAW_DATA_SIZE == 4080 && RT_RAW_LOST_SIZE == 8);
+	CHECK(RT_RAW_REC_SPACE == 4072 && MAX_LEN == 4056);
+
+	/*
+	 * The longest record, then a 4-byte one fill the record space
+	 * exactly; the lost count still fits after them.
+	 */
 	start(&p, &m);
 	CHECK(add(&p, &m, 77, MAX_LEN, 9) == 0);
-	CHECK(m.used == 4072);
+	CHECK(m.used == 4064);
 	CHECK(add(&p, &m, 78, 4, 10) == 0);
-	CHECK(m.used == RT_RAW_DATA_SIZE);
+	CHECK(m.used == RT_RAW_REC_SPACE);
 	CHECK(add(&p, &m, 79, 4, 11) == -ENOSPC);
-	rt_raw_page_finish(&p, 0);
-	verify(page, sizeof(page), &m, 0);
+	rt_raw_page_finish(&p, 6);
+	verify(page, sizeof(page), &m, 6);
 
 	/* After a short record, the longest fits, but not with an extend. */
 	start(&p, &m);
 	CHECK(add(&p, &m, 1, 4, 1) == 0);
 	CHECK(add(&p, &m, 1 + (1ULL << 27), MAX_LEN, 2) == -ENOSPC);
 	CHECK(add(&p, &m, (1ULL << 27), MAX_LEN, 2) == 0);
-	CHECK(m.used == 8 + 4072 && m.extends == 0);
+	CHECK(m.used == 8 + 4064 && m.extends == 0);
+	CHECK(m.used == RT_RAW_REC_SPACE);
 	rt_raw_page_finish(&p, 0);
 	verify(page, sizeof(page), &m, 0);
 }
@@ -288,28 +308,36 @@ static void test_enospc(void)
 	u64 ts = 1;
 	int ret;
 
-	/* Fill with 100-byte records to 4080 - 104 * 39 = 24 bytes left. */
+	/*
+	 * Fill with 100-byte records to 4072 - 104 * 39 = 16 bytes left
+	 * for records, and the lost count's 8 after them.
+	 */
 	start(&p, &m);
 	while ((ret = add(&p, &m, ts, 100, (u8)ts)) == 0)
 		ts++;
 	CHECK(ret == -ENOSPC);
-	CHECK(m.nr == 39 && RT_RAW_DATA_SIZE - p.used == 24);
+	CHECK(m.nr == 39 && RT_RAW_REC_SPACE - p.used == 16);
+	CHECK(RT_RAW_DATA_SIZE - p.used == 16 + RT_RAW_LOST_SIZE);
 
 	memcpy(before, page, sizeof(page));
 	saved = p;
-	CHECK(add(&p, &m, ts, 24, 1) == -ENOSPC);
+	CHECK(add(&p, &m, ts, 16, 1) == -ENOSPC);
+	CHECK(add(&p, &m, ts, 20, 1) == -ENOSPC);
 	CHECK(add(&p, &m, ts, MAX_LEN, 1) == -ENOSPC);
-	/* 20 bytes fit, but not with an 8-byte time extend before them. */
-	CHECK(add(&p, &m, ts + (1ULL << 30), 16, 1) == -ENOSPC);
+	/* 12 bytes fit, but not with an 8-byte time extend before them. */
+	CHECK(add(&p, &m, ts + (1ULL << 30), 8, 1) == -ENOSPC);
 	CHECK(!memcmp(before, page, sizeof(page)));
 	CHECK(p.used == saved.used && p.nr == saved.nr);
 	CHECK(p.last_ts == saved.last_ts && p.page == saved.page);
 
-	/* What is left still takes a record that fits. */
-	CHECK(add(&p, &m, ts + 1, 20, 2) == 0);
-	CHECK(p.used == RT_RAW_DATA_SIZE);
+	/* What is left still takes a record that fits, and then no more. */
+	CHECK(add(&p, &m, ts + 1, 12, 2) == 0);
+	CHECK(p.used == RT_RAW_REC_SPACE);
+	CHECK(add(&p, &m, ts + 2, 4, 3) == -ENOSPC);
 	rt_raw_page_finish(&p, 0);
 	verify(page, sizeof(page), &m, 0);
+	rt_raw_page_finish(&p, 1ULL << 33);
+	verify(page, sizeof(page), &m, 1LL << 33);
 
 	/* The next page starts fresh: its own time, no delta from the last. */
 	start(&p, &m);
@@ -325,9 +353,9 @@ static void test_enospc(void)
 static void test_einval(void)
 {
 	static const unsigned int bad[] = {
-		0, 1, 2, 3, 5, 6, 7, 13, 4062, MAX_LEN + 1, MAX_LEN + 4,
-		RT_RAW_DATA_SIZE, RT_RAW_PAGE_SIZE, 8192, 0xfffffffcU,
-		0xffffffffU,
+		0, 1, 2, 3, 5, 6, 7, 13, 4054, 4062, MAX_LEN + 1, MAX_LEN + 4,
+		4064, RT_RAW_REC_SPACE, RT_RAW_DATA_SIZE, RT_RAW_PAGE_SIZE,
+		8192, 0xfffffffcU, 0xffffffffU,
 	};
 	static u8 before[RT_RAW_PAGE_SIZE];
 	struct rt_raw_page p;
@@ -352,58 +380,106 @@ static void test_einval(void)
 	}
 	/* The largest length is only too long for what is left. */
 	CHECK(add(&p, &m, 8, MAX_LEN, 2) == -ENOSPC);
+	CHECK(add(&p, &m, 8, MAX_LEN - 4, 2) == 0);
+	CHECK(p.used == RT_RAW_REC_SPACE);
 	rt_raw_page_finish(&p, 0);
 	verify(page, sizeof(page), &m, 0);
 }
 
-/* Pack records of @lens, finish with @missed, check the commit word. */
+/*
+ * Finish the page with @missed and check the commit word: a loss is
+ * always reported with its number, stored right after the data, and
+ * nothing else is written after the data.
+ */
+static void finish_check(struct rt_raw_page *p, const struct model *m,
+			 u64 missed)
+{
+	unsigned int i, end = RT_RAW_HDR_SIZE + m->used;
+	u64 commit, count;
+
+	CHECK(p->used == m->used && m->used <= RT_RAW_REC_SPACE);
+	rt_raw_page_finish(p, missed);
+	commit = commit_word();
+	CHECK((commit & RT_RAW_COMMIT_MASK) == m->used);
+	CHECK(!!(commit & RT_RAW_MISSED_EVENTS) == !!missed);
+	CHECK(!!(commit & RT_RAW_MISSED_STORED) == !!missed);
+	CHECK(commit >> 32 == 0);
+	if (missed) {
+		CHECK(end + RT_RAW_LOST_SIZE <= RT_RAW_PAGE_SIZE);
+		memcpy(&count, page + end, sizeof(count));
+		CHECK(count == missed);
+		end += RT_RAW_LOST_SIZE;
+	}
+	for (i = end; i < RT_RAW_PAGE_SIZE; i++)
+		CHECK(page[i] == 0);
+	verify(page, sizeof(page), m, missed);
+	/* A copy cut right after the count (or the data) decodes too. */
+	verify(page, end, m, missed);
+}
+
+/*
+ * Pack records of @lens to @used bytes and finish with @missed; when
+ * less than the smallest record's 8 bytes is left, that one is refused.
+ */
 static void missed_case(const unsigned int *lens, unsigned int n,
-			unsigned int used, u64 missed, bool stored)
+			unsigned int used, u64 missed)
 {
 	struct rt_raw_page p;
 	struct model m;
 	unsigned int i;
-	u64 commit, count;
 
 	start(&p, &m);
 	for (i = 0; i < n; i++)
 		CHECK(add(&p, &m, 10 + i, lens[i], (u8)i) == 0);
 	CHECK(p.used == used);
-	rt_raw_page_finish(&p, missed);
-	commit = commit_word();
-	CHECK((commit & RT_RAW_COMMIT_MASK) == used);
-	CHECK(!!(commit & RT_RAW_MISSED_EVENTS) == !!missed);
-	CHECK(!!(commit & RT_RAW_MISSED_STORED) == stored);
-	CHECK(commit >> 32 == 0);
-	if (stored) {
-		memcpy(&count, page + RT_RAW_HDR_SIZE + used, sizeof(count));
-		CHECK(count == missed);
-	} else {
-		/* Nothing is written after the data. */
-		for (i = RT_RAW_HDR_SIZE + used; i < RT_RAW_PAGE_SIZE; i++)
-			CHECK(page[i] == 0);
-	}
-	verify(page, sizeof(page), &m, !missed ? 0 : stored ? (s64)missed : -1);
+	if (RT_RAW_REC_SPACE - used < 8)
+		CHECK(add(&p, &m, 10 + n, 4, 0) == -ENOSPC);
+	finish_check(&p, &m, missed);
+}
+
+/* Pack @len-byte records until one is refused, then finish. */
+static void missed_fill(unsigned int len, u64 missed)
+{
+	unsigned int size = 4 + len + (len > 112 ? 4 : 0), i = 0;
+	struct rt_raw_page p;
+	struct model m;
+
+	start(&p, &m);
+	while (add(&p, &m, 10 + i, len, (u8)i) == 0)
+		i++;
+	CHECK(m.nr == RT_RAW_REC_SPACE / size);
+	CHECK(p.used == m.nr * size);
+	finish_check(&p, &m, missed);
 }
 
 static void test_missed(void)
 {
 	static const unsigned int few[] = { 8, 16, 200 };
+	static const unsigned int room12[] = { MAX_LEN - 4 };
 	static const unsigned int room8[] = { MAX_LEN };
 	static const unsigned int room4[] = { MAX_LEN - 4, 4 };
 	static const unsigned int room0[] = { MAX_LEN, 4 };
-	static const unsigned int room12[] = { MAX_LEN - 4 };
+	static const unsigned int fills[] = { 4, 8, 12, 100, 112, 116, 2000 };
+	unsigned int i;
 
-	missed_case(few, 3, 12 + 20 + 208, 0, false);
-	missed_case(few, 3, 12 + 20 + 208, 12345, true);
-	missed_case(few, 3, 12 + 20 + 208, 1ULL << 40, true);
-	missed_case(few, 0, 0, 3, true);
-	missed_case(room12, 1, 4068, 1, true);
-	missed_case(room8, 1, 4072, 5, true);
-	missed_case(room8, 1, 4072, 0, false);
-	missed_case(room4, 2, 4076, 5, false);
-	missed_case(room0, 2, 4080, 77, false);
-	missed_case(room0, 2, 4080, 0, false);
+	missed_case(few, 3, 12 + 20 + 208, 0);
+	missed_case(few, 3, 12 + 20 + 208, 12345);
+	missed_case(few, 3, 12 + 20 + 208, 1ULL << 40);
+	missed_case(few, 0, 0, 3);
+	/* roomN: N bytes left for records, and 8 more for the count. */
+	missed_case(room12, 1, 4060, 1);
+	missed_case(room8, 1, 4064, 5);
+	missed_case(room8, 1, 4064, 0);
+	missed_case(room4, 2, 4068, 5);
+	missed_case(room4, 2, 4068, 0);
+	missed_case(room0, 2, RT_RAW_REC_SPACE, 77);
+	missed_case(room0, 2, RT_RAW_REC_SPACE, 1ULL << 62);
+	missed_case(room0, 2, RT_RAW_REC_SPACE, 0);
+	/* Pages filled until a record is refused: 0 to 104 bytes left. */
+	for (i = 0; i < ARRAY_SIZE(fills); i++) {
+		missed_fill(fills[i], 0);
+		missed_fill(fills[i], i + 1);
+	}
 }
 
 /* A small deterministic generator, so failures repeat. */
@@ -445,7 +521,7 @@ static unsigned int random_len(void)
 
 static void test_full_pages(void)
 {
-	unsigned int pages, len, full = 0;
+	unsigned int pages, len, full = 0, full_missed = 0;
 	struct rt_raw_page p;
 	struct model m;
 	u64 ts = 1ULL << 33;
@@ -466,17 +542,21 @@ static void test_full_pages(void)
 			len = random_len();
 			seed++;
 		}
-		/* Refused only when it did not fit; the page never overflows. */
-		CHECK(p.used <= RT_RAW_DATA_SIZE);
-		CHECK(p.used + rec_size(&m, ts, len) > RT_RAW_DATA_SIZE);
+		/*
+		 * Refused only when it did not fit; the records never take
+		 * the lost count's room.
+		 */
+		CHECK(p.used <= RT_RAW_REC_SPACE);
+		CHECK(p.used + rec_size(&m, ts, len) > RT_RAW_REC_SPACE);
 		CHECK(m.nr > 0);
-		full += p.used >= RT_RAW_DATA_SIZE - 8;
-		rt_raw_page_finish(&p, pages % 3 ? 0 : pages + 1);
-		verify(page, sizeof(page), &m,
-		       pages % 3 ? 0 :
-		       RT_RAW_DATA_SIZE - p.used >= 8 ? (s64)pages + 1 : -1);
+		/* Full: not even a 4-byte record would fit. */
+		if (RT_RAW_REC_SPACE - p.used < 8) {
+			full++;
+			full_missed += pages % 3 == 0;
+		}
+		finish_check(&p, &m, pages % 3 ? 0 : pages + 1);
 	}
-	CHECK(full > 0);
+	CHECK(full > 0 && full_missed > 0);
 }
 
 /* Pages the encoder never makes: the decoder must refuse, not read. */
@@ -521,9 +601,26 @@ static void test_decoder_rejects(void)
 	commit = 4076 | RT_RAW_MISSED_EVENTS | RT_RAW_MISSED_STORED;
 	memcpy(page + 8, &commit, 8);
 	CHECK(rt_rck_load(&c, page, sizeof(page)) == -EINVAL);
+	/*
+	 * Upstream's pages may leave no room for the count: the flag alone
+	 * is read as kbuffer reads it, an unknown number (the packer's are
+	 * never so, see verify()).
+	 */
 	commit = 4076 | RT_RAW_MISSED_EVENTS;
 	memcpy(page + 8, &commit, 8);
 	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0 && c.lost == -1);
+	commit = RT_RAW_DATA_SIZE | RT_RAW_MISSED_EVENTS;
+	memcpy(page + 8, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0 && c.lost == -1);
+	CHECK(c.missed && !c.stored);
+	/* A count in the last 8 bytes of the data area is read. */
+	commit = RT_RAW_REC_SPACE | RT_RAW_MISSED_EVENTS | RT_RAW_MISSED_STORED;
+	memcpy(page + 8, &commit, 8);
+	commit = 4242;
+	memcpy(page + RT_RAW_HDR_SIZE + RT_RAW_REC_SPACE, &commit, 8);
+	CHECK(rt_rck_load(&c, page, sizeof(page)) == 0 && c.lost == 4242);
+	CHECK(rt_rck_load(&c, page, RT_RAW_PAGE_SIZE - 1) == -EINVAL);
+	memset(page + RT_RAW_HDR_SIZE + RT_RAW_REC_SPACE, 0, 8);
 	/* Bits no commit word has. */
 	commit = m.used | (1ULL << 28);
 	memcpy(page + 8, &commit, 8);

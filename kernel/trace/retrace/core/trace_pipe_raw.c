@@ -99,7 +99,7 @@ static bool rt_raw_fill(struct rt_raw_reader *r)
 	struct rt_rb_batch_info info;
 
 	/* Any record fits in an empty page, so a kept one is never kept twice. */
-	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_DATA_SIZE);
+	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_REC_SPACE);
 	rt_raw_page_start(&f.p, r->page);
 	if (r->have_rec) {
 		r->have_rec = false;
