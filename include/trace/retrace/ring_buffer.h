@@ -98,8 +98,9 @@ int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
 /* What rt_buffer_consume_batch() saw, under its locks. */
 struct rt_rb_batch_info {
-	u64		lost;		/* overrun + dropped of the CPU */
-	unsigned long	generation;	/* changed by reset, resize, swap */
+	u64		lost;		/* overrun + dropped of the CPU's ring */
+	unsigned long	epoch;		/* new at its reset, resize or swap */
+	u64		lost_base;	/* @lost when the epoch began */
 };
 
 unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,

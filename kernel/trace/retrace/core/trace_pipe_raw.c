@@ -40,8 +40,9 @@
  * @have_rec: @rec was taken from the ring but did not fit in the last
  *	page; it opens the next
  * @lost_seen: the ring's overrun + dropped count last reported
- * @generation: the buffer's generation when it was read; a reset,
- *	resize or swap since restarted the counts from 0
+ * @epoch: the ring's epoch when it was read; a new one (this CPU's ring
+ *	reset, resized or swapped) means its counts start at the epoch's
+ *	lost_base, not at @lost_seen
  * @rec: a record taken from the ring
  */
 struct rt_raw_reader {
@@ -52,18 +53,18 @@ struct rt_raw_reader {
 	unsigned int		page_off;
 	bool			have_rec;
 	u64			lost_seen;
-	unsigned long		generation;
+	unsigned long		epoch;
 	struct rt_rb_record	rec;
 };
 
-/* The CPU's lost count and the buffer's generation, without a record. */
-static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *generation)
+/* The CPU's lost count and the ring's epoch, without a record. */
+static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *epoch)
 {
 	struct rt_rb_batch_info info;
 
 	rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec, NULL, NULL,
 				&info);
-	*generation = info.generation;
+	*epoch = info.epoch;
 	return info.lost;
 }
 
@@ -109,12 +110,16 @@ static bool rt_raw_fill(struct rt_raw_reader *r)
 				&f, &info);
 	if (!f.p.nr)
 		return false;
-	/* A reset, resize or swap restarted the counts from 0. */
-	if (info.generation != r->generation)
-		r->lost_seen = 0;
+	/*
+	 * This CPU's ring was reset, resized or swapped: count from where
+	 * its new life began.  What the old one lost after our last look
+	 * went with it.
+	 */
+	if (info.epoch != r->epoch)
+		r->lost_seen = info.lost_base;
 	rt_raw_page_finish(&f.p, info.lost - r->lost_seen);
 	r->lost_seen = info.lost;
-	r->generation = info.generation;
+	r->epoch = info.epoch;
 	r->page_off = 0;
 	return true;
 }
@@ -239,7 +244,7 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 	r->page_off = RT_RAW_PAGE_SIZE;
 	mutex_init(&r->lock);
 	/* Losses before the open are not this reader's to report. */
-	r->lost_seen = rt_raw_lost(r, &r->generation);
+	r->lost_seen = rt_raw_lost(r, &r->epoch);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }

@@ -335,7 +335,8 @@ static void t_consume_batch(void)
 	CHECK(n == 10 && bs.seen == 10 && !bs.bad, "first batch %u", n);
 	CHECK(info.lost == 0, "nothing lost yet (%llu)",
 	      (unsigned long long)info.lost);
-	gen = info.generation;
+	gen = info.epoch;
+	CHECK(info.lost_base == 0, "a new ring's epoch starts at 0 lost");
 	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 10,
 	      "the next single consume gets record 10");
 	/* Drains the rest when take never says stop. */
@@ -346,7 +347,7 @@ static void t_consume_batch(void)
 	      bs.next);
 	CHECK(rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, &info) == 0,
 	      "empty ring: no record");
-	CHECK(info.generation == gen, "generation changed without a reset");
+	CHECK(info.epoch == gen, "epoch changed without a reset");
 	/* Overwritten records are reported as lost, and read + lost adds up. */
 	for (seq = 100; seq < 5000; seq++)
 		put(b, seq, 4 + (seq % 13) * 4);
@@ -371,14 +372,14 @@ static void t_consume_batch(void)
 	      "NULL take consumed a record");
 	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 2,
 	      "the record is still there");
-	/* A reset restarts the counts under a new generation. */
+	/* A reset restarts the counts under a new epoch. */
 	rt_buffer_reset(b);
 	put(b, 1, 4);
 	CHECK(rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, &info) == 1,
 	      "one record after reset");
-	CHECK(info.generation != gen && info.lost == 0,
-	      "after reset: generation %lu (was %lu), lost %llu",
-	      info.generation, gen, (unsigned long long)info.lost);
+	CHECK(info.epoch != gen && info.lost == 0 && info.lost_base == 0,
+	      "after reset: epoch %lu (was %lu), lost %llu",
+	      info.epoch, gen, (unsigned long long)info.lost);
 	rt_buffer_free(b);
 }
 
@@ -613,6 +614,73 @@ static void t_resize_cpu(void)
 	nr_cpu_ids = 1;
 }
 
+/* The epoch and loss counts rt_buffer_consume_batch() reports for @cpu. */
+static struct rt_rb_batch_info batch_info(struct rt_buffer *b, int cpu)
+{
+	struct rt_rb_batch_info info;
+
+	rt_buffer_consume_batch(b, cpu, &rec, NULL, NULL, &info);
+	return info;
+}
+
+/*
+ * A ring's epoch is its own: resizing or swapping one CPU's ring gives
+ * that ring a new epoch and leaves the other CPUs' alone (a reader of
+ * CPU 0 must not report CPU 0's old losses again because of CPU 1),
+ * and a swapped-in ring's epoch begins at the losses it brings.
+ */
+static void t_epoch_per_cpu(void)
+{
+	struct rt_buffer *b, *m;
+	struct rt_rb_batch_info c0, c1, now;
+	u32 seq;
+
+	nr_cpu_ids = 2;
+	b = rt_buffer_alloc(4 * 4096, true);
+	m = rt_buffer_alloc(4 * 4096, true);
+	CHECK(b && m, "alloc");
+	/* Overwrite on both CPUs of b, and on CPU 1 of m. */
+	for (host_cpu = 0; host_cpu < 2; host_cpu++)
+		for (seq = 0; seq < 3000; seq++)
+			put(b, seq, 16);
+	host_cpu = 1;
+	for (seq = 0; seq < 2000; seq++)
+		put(m, seq, 16);
+	host_cpu = 0;
+	c0 = batch_info(b, 0);
+	c1 = batch_info(b, 1);
+	CHECK(c0.lost > 0 && c1.lost > 0, "losses %llu %llu",
+	      (unsigned long long)c0.lost, (unsigned long long)c1.lost);
+	CHECK(c0.epoch != c1.epoch, "two rings, one epoch");
+	CHECK(rt_buffer_resize_cpu(b, 1, 8 * 4096) == 0, "resize cpu 1");
+	now = batch_info(b, 0);
+	CHECK(now.epoch == c0.epoch && now.lost == c0.lost,
+	      "cpu 0 after cpu 1's resize: epoch %lu (was %lu)", now.epoch,
+	      c0.epoch);
+	now = batch_info(b, 1);
+	CHECK(now.epoch != c1.epoch && now.lost == 0 && now.lost_base == 0,
+	      "cpu 1 resized: new epoch from 0");
+	CHECK(rt_buffer_resize_cpu(b, 1, 4 * 4096) == 0, "size back");
+	c1 = batch_info(m, 1);
+	CHECK(rt_buffer_swap_cpu(b, m, 1) == 0, "swap cpu 1");
+	now = batch_info(b, 0);
+	CHECK(now.epoch == c0.epoch && now.lost == c0.lost,
+	      "cpu 0 after cpu 1's swap");
+	now = batch_info(b, 1);
+	CHECK(now.epoch != c1.epoch && now.lost == c1.lost &&
+	      now.lost_base == c1.lost,
+	      "swapped-in ring: epoch %lu, lost %llu from %llu", now.epoch,
+	      (unsigned long long)now.lost,
+	      (unsigned long long)now.lost_base);
+	rt_buffer_reset(b);
+	now = batch_info(b, 0);
+	CHECK(now.epoch != c0.epoch && now.lost == 0 && now.lost_base == 0,
+	      "reset: new epoch from 0");
+	rt_buffer_free(b);
+	rt_buffer_free(m);
+	nr_cpu_ids = 1;
+}
+
 /*
  * rt_buffer_swap_cpu: one CPU's ring (records and counters) changes
  * buffers, the other CPUs stay, both buffers keep working after, and
@@ -813,6 +881,7 @@ int main(void)
 	run("rb_nested_irq_reservation", t_nested_irq);
 	run("rb_commit_overrun", t_commit_overrun);
 	run("rb_consume_batch", t_consume_batch);
+	run("rb_epoch_per_cpu", t_epoch_per_cpu);
 	run("rb_time_extend", t_time_extend);
 	run("rb_clocks", t_clocks);
 	run("rb_resize", t_resize);

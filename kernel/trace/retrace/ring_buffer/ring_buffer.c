@@ -165,6 +165,18 @@ struct rb_cpu {
 	local_t		overwritten;
 	unsigned long	nr_pages;
 	struct rb_page	**pages;
+	/*
+	 * Who reads these rings' loss counts needs to know when the ring
+	 * under a CPU became another one.  @epoch is unique to one
+	 * life of a ring: a fresh value from rb_epochs at every
+	 * rb_cpu_init_state() and for both rings of a swap.  @lost_base is
+	 * overwritten + dropped when the epoch began (0 after an init):
+	 * losses before it belong to another time.  Both are written only
+	 * with the buffer's readers held exclusive and writers held off,
+	 * and read under the readers lock shared.
+	 */
+	unsigned long	epoch;
+	u64		lost_base;
 
 	atomic_long_t	read_pos ____cacheline_aligned_in_smp;
 	atomic_long_t	read;
@@ -210,6 +222,16 @@ static unsigned long rb_pages_for(unsigned long bytes)
 /* ---------------------------------------------------------------- */
 /* Allocation                                                       */
 
+/* Source of rb_cpu.epoch values: never two rings' lives alike. */
+static atomic_long_t rb_epochs;
+
+/* Start a new life of @c's ring for loss readers (see rb_cpu.epoch). */
+static void rb_cpu_new_epoch(struct rb_cpu *c)
+{
+	c->epoch = atomic_long_inc_return(&rb_epochs);
+	c->lost_base = local_read(&c->overwritten) + local_read(&c->dropped);
+}
+
 static void rb_cpu_init_state(struct rb_cpu *c)
 {
 	unsigned long i;
@@ -235,6 +257,7 @@ static void rb_cpu_init_state(struct rb_cpu *c)
 	local_set(&c->overwritten, 0);
 	atomic_long_set(&c->read_pos, RB_POS(0, 0, 0));
 	atomic_long_set(&c->read, 0);
+	rb_cpu_new_epoch(c);
 }
 
 static void rb_free_pages(struct rb_page **pages, unsigned long nr)
@@ -499,6 +522,9 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 	c = a->cpus[cpu];
 	a->cpus[cpu] = b->cpus[cpu];
 	b->cpus[cpu] = c;
+	/* Each ring's losses so far belong to its old place. */
+	rb_cpu_new_epoch(a->cpus[cpu]);
+	rb_cpu_new_epoch(b->cpus[cpu]);
 	a->generation++;
 	b->generation++;
 out:
@@ -1092,9 +1118,11 @@ EXPORT_SYMBOL_GPL(rt_buffer_consume);
  *	takes nothing: only @info is filled.
  * @arg: for @take
  * @info: if not NULL, filled under the same locks: the records this
- *	CPU has lost so far (overwritten unread, or refused), and the
- *	buffer's generation, which a reset, resize or swap changes (and
- *	with it restarts those counts)
+ *	CPU's ring has lost so far (overwritten unread, or refused), the
+ *	ring's epoch, which changes when a reset, clock change or resize
+ *	reinitialises that ring or a swap replaces it (and no other CPU's
+ *	reset, resize or swap changes it), and the loss count at which
+ *	that epoch began
  *
  * The same as calling rt_buffer_consume() until @take says stop, but
  * the locks are taken once for the batch: a reader that drains many
@@ -1124,7 +1152,8 @@ unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
 	if (info) {
 		info->lost = local_read(&c->overwritten) +
 			     local_read(&c->dropped);
-		info->generation = buf->generation;
+		info->epoch = c->epoch;
+		info->lost_base = c->lost_base;
 	}
 	mutex_unlock(&c->reader_lock);
 	up_read(&buf->readers);
