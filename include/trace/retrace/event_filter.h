@@ -22,6 +22,7 @@ enum rt_field_kind {
 	RT_FIELD_INT,		/* 1, 2, 4 or 8 byte integer */
 	RT_FIELD_STRING,	/* u32 (len << 16 | offset) of a NUL-ended string */
 	RT_FIELD_BYTES,		/* opaque; shown in format, not filterable */
+	RT_FIELD_CHARS,		/* char name[size]: a string NUL-ended inside */
 };
 
 /**
@@ -90,6 +91,26 @@ static inline const char *rt_field_string(const void *rec, unsigned int len,
 	if (!n || start + n > len || r[start + n - 1])
 		return NULL;
 	return (const char *)r + start;
+}
+
+/**
+ * rt_field_chars - the string in a RT_FIELD_CHARS array
+ * @rec: the record
+ * @len: its length
+ * @off: offset of the array
+ * @size: its bytes
+ *
+ * Return: the string, or NULL if the array is not all inside the record
+ * or holds no NUL (the string would run past it).
+ */
+static inline const char *rt_field_chars(const void *rec, unsigned int len,
+					 unsigned int off, unsigned int size)
+{
+	const char *s = (const char *)rec + off;
+
+	if (!size || off + size > len || !memchr(s, 0, size))
+		return NULL;
+	return s;
 }
 
 struct rt_filter;

@@ -194,9 +194,14 @@ static int rt_ev_id_show(struct seq_file *m, void *v)
 static void rt_format_fields(struct seq_file *m,
 			     const struct rt_event_field *f, unsigned int n)
 {
-	for (; n; n--, f++)
-		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
-			   f->type, f->name, f->offset, f->size, f->is_signed);
+	for (; n; n--, f++) {
+		/* An array's name carries its length; filters use it bare. */
+		seq_printf(m, "\tfield:%s %s", f->type, f->name);
+		if (f->kind == RT_FIELD_CHARS)
+			seq_printf(m, "[%u]", f->size);
+		seq_printf(m, ";\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+			   f->offset, f->size, f->is_signed);
+	}
 }
 
 /**

@@ -176,6 +176,47 @@ static void test_corrupt_strings(void)
 	check("filter_string empty", eval("name == \"\"", &r) == 1);
 }
 
+/*
+ * A fixed char array (RT_FIELD_CHARS, as "char prev_comm[16]" of
+ * sched_switch): string operators only, the string ends at its NUL, an
+ * array without one or running past the record matches nothing.
+ */
+static const struct rt_event_field chars_fields[] = {
+	{ "int", "common_pid", 4, 4, 1, RT_FIELD_INT },
+	{ "char", "comm", 8, 16, 1, RT_FIELD_CHARS },
+};
+
+static int eval_chars(const char *expr, const unsigned char *rec,
+		      unsigned int len)
+{
+	struct rt_filter *f;
+	int pos, m;
+
+	if (rt_filter_compile(expr, chars_fields, 2, &f, &pos))
+		return -1;
+	m = rt_filter_match(f, rec, len);
+	rt_filter_free(f);
+	return m;
+}
+
+static void test_chars(void)
+{
+	unsigned char rec[24] = { 0 };
+
+	memcpy(rec + 8, "kworker/0:1", 12);
+	check("filter_chars glob", eval_chars("comm == kworker*", rec, 24) == 1);
+	check("filter_chars exact", eval_chars("comm == \"kworker/0:1\"", rec, 24) == 1);
+	check("filter_chars ends at NUL", eval_chars("comm == kworker/0:1?*", rec, 24) == 0);
+	check("filter_chars !=", eval_chars("comm != kworker*", rec, 24) == 0);
+	check("filter_chars no number ops", eval_chars("comm > 1", rec, 24) == -1);
+	check("filter_chars no mask", eval_chars("comm & 1", rec, 24) == -1);
+	check("filter_chars short record", eval_chars("comm == kworker*", rec, 23) == 0);
+	memset(rec + 8, 'x', 16);
+	check("filter_chars unterminated", eval_chars("comm == x*", rec, 24) == 0);
+	rec[23] = 0;
+	check("filter_chars full length", eval_chars("comm == xxxxxxxxxxxxxxx", rec, 24) == 1);
+}
+
 static void test_text(void)
 {
 	struct rt_filter *f;
@@ -195,6 +236,7 @@ int main(void)
 	test_errors();
 	test_limits();
 	test_corrupt_strings();
+	test_chars();
 	test_text();
 	printf("# filter_test: %d failure(s)\n", failures);
 	return failures ? 1 : 0;
