@@ -49,6 +49,14 @@ fi
 # trace-cmd with libtracefs and libtraceevent: test.d/85tracecmd.
 if [ -x /usr/bin/trace-cmd ]; then
 	guest_dynamic /usr/bin/trace-cmd /usr/bin/trace-cmd
+	# libtraceevent's plugins (libtraceevent1-plugin), apart from where
+	# the library looks by default, so that only the test that sets
+	# TRACEEVENT_PLUGIN_DIR to them decodes through them
+	# (85tracecmd/sched_plugin).
+	mkdir -p "$ROOT/usr/lib/rt-traceevent-plugins"
+	for f in /usr/lib/x86_64-linux-gnu/traceevent/plugins/*.so; do
+		[ -f "$f" ] && guest_dynamic "$f" "/usr/lib/rt-traceevent-plugins/${f##*/}"
+	done
 fi
 # perf-tools' scripts (Debian's perf-tools-unstable names them
 # NAME-perf), as NAME: test.d/80perftools and 45graph/perf_funcgraph.

@@ -12,7 +12,9 @@
  * task.  They only copy a few fields into a scratch record (the event
  * layer's rt_event_open()/rt_event_close(), which guard against
  * recursion), so they take no lock and do not sleep.  Task names are
- * locator strings (RT_FIELD_STRING), so filters can compare them.
+ * fixed char arrays of TASK_COMM_LEN, as upstream lays them out: binary
+ * readers (libtraceevent's sched_switch plugin among them) read them in
+ * place, and filters compare them as strings (RT_FIELD_CHARS).
  */
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -21,44 +23,42 @@
 #include <trace/events/sched.h>
 #include <trace/retrace/event.h>
 
-/* Room for a task name after a record's fixed fields. */
+/* A task name in a record: NUL-ended, NUL-padded (strscpy_pad()). */
 #define RT_SCHED_COMM	TASK_COMM_LEN
 
 struct rt_sched_switch_rec {
 	struct rt_entry	ent;
-	u32		prev_comm;	/* locator */
+	char		prev_comm[RT_SCHED_COMM];
 	s32		prev_pid;
 	s32		prev_prio;
 	s32		prev_state;	/* TASK_REPORT bit, or TASK_REPORT_MAX */
-	u32		next_comm;
+	char		next_comm[RT_SCHED_COMM];
 	s32		next_pid;
 	s32		next_prio;
-	char		str[2 * RT_SCHED_COMM];
 };
 
 /* sched_wakeup, sched_wakeup_new and sched_process_exit. */
 struct rt_sched_task_rec {
 	struct rt_entry	ent;
-	u32		comm;
+	char		comm[RT_SCHED_COMM];
 	s32		pid;
 	s32		prio;
 	s32		target_cpu;
-	char		str[RT_SCHED_COMM];
 };
 
 struct rt_sched_fork_rec {
 	struct rt_entry	ent;
-	u32		parent_comm;
+	char		parent_comm[RT_SCHED_COMM];
 	s32		parent_pid;
-	u32		child_comm;
+	char		child_comm[RT_SCHED_COMM];
 	s32		child_pid;
-	char		str[2 * RT_SCHED_COMM];
 };
 
 #define RT_SCHED_INT(rec, f) { "int", #f, offsetof(struct rec, f), \
 	sizeof_field(struct rec, f), 1, RT_FIELD_INT }
-#define RT_SCHED_STR(rec, f) { "__data_loc char[]", #f, \
-	offsetof(struct rec, f), 4, 0, RT_FIELD_STRING }
+/* char is unsigned in the kernel (-funsigned-char): signed:0. */
+#define RT_SCHED_STR(rec, f) { "char", #f, offsetof(struct rec, f), \
+	sizeof_field(struct rec, f), 0, RT_FIELD_CHARS }
 
 static const struct rt_event_field rt_sched_switch_fields[] = {
 	RT_SCHED_STR(rt_sched_switch_rec, prev_comm),
@@ -97,17 +97,13 @@ static unsigned long rt_sched_pc(void)
 	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
 }
 
-/* Copy @p's name into @rec at *@used; @loc gets its locator. */
-static void rt_sched_comm(void *rec, unsigned int *used, u32 *loc,
-			  struct task_struct *p)
+/*
+ * Copy @p's name into a record's array.  Padded: the scratch record
+ * holds an earlier record's bytes, which must not reach the ring.
+ */
+static void rt_sched_comm(char *dst, struct task_struct *p)
 {
-	char *dst = (char *)rec + *used;
-	ssize_t n = strscpy(dst, p->comm, RT_SCHED_COMM);
-
-	if (n < 0)
-		n = RT_SCHED_COMM - 1;
-	*loc = (u32)(n + 1) << 16 | *used;
-	*used += n + 1;
+	strscpy_pad(dst, p->comm, RT_SCHED_COMM);
 }
 
 static struct rt_event rt_sched_switch_event, rt_sched_wakeup_event,
@@ -122,7 +118,6 @@ static void notrace rt_sched_probe_switch(void *data, bool preempt,
 {
 	unsigned long pc = rt_sched_pc();
 	struct rt_sched_switch_rec *r = rt_event_open(pc);
-	unsigned int used = offsetof(struct rt_sched_switch_rec, str);
 	unsigned int idx;
 
 	if (!r)
@@ -130,14 +125,14 @@ static void notrace rt_sched_probe_switch(void *data, bool preempt,
 	/* What a preempted task's state prints as "R+" (TASK_REPORT_MAX). */
 	idx = preempt ? TASK_REPORT_MAX :
 	      __task_state_index(prev_state, prev->exit_state);
-	rt_sched_comm(r, &used, &r->prev_comm, prev);
+	rt_sched_comm(r->prev_comm, prev);
 	r->prev_pid = prev->pid;
 	r->prev_prio = prev->prio;
 	r->prev_state = idx;
-	rt_sched_comm(r, &used, &r->next_comm, next);
+	rt_sched_comm(r->next_comm, next);
 	r->next_pid = next->pid;
 	r->next_prio = next->prio;
-	rt_event_close(&rt_sched_switch_event, r, used, pc);
+	rt_event_close(&rt_sched_switch_event, r, sizeof(*r), pc);
 }
 
 static void notrace rt_sched_task(struct rt_event *ev, struct task_struct *p,
@@ -145,15 +140,14 @@ static void notrace rt_sched_task(struct rt_event *ev, struct task_struct *p,
 {
 	unsigned long pc = rt_sched_pc();
 	struct rt_sched_task_rec *r = rt_event_open(pc);
-	unsigned int used = offsetof(struct rt_sched_task_rec, str);
 
 	if (!r)
 		return;
-	rt_sched_comm(r, &used, &r->comm, p);
+	rt_sched_comm(r->comm, p);
 	r->pid = p->pid;
 	r->prio = p->prio;
 	r->target_cpu = cpu;
-	rt_event_close(ev, r, used, pc);
+	rt_event_close(ev, r, sizeof(*r), pc);
 }
 
 static void notrace rt_sched_probe_wakeup(void *data, struct task_struct *p)
@@ -171,23 +165,25 @@ static void notrace rt_sched_probe_fork(void *data, struct task_struct *parent,
 {
 	unsigned long pc = rt_sched_pc();
 	struct rt_sched_fork_rec *r = rt_event_open(pc);
-	unsigned int used = offsetof(struct rt_sched_fork_rec, str);
 
 	if (!r)
 		return;
-	rt_sched_comm(r, &used, &r->parent_comm, parent);
+	rt_sched_comm(r->parent_comm, parent);
 	r->parent_pid = parent->pid;
-	rt_sched_comm(r, &used, &r->child_comm, child);
+	rt_sched_comm(r->child_comm, child);
 	r->child_pid = child->pid;
-	rt_event_close(&rt_sched_fork_event, r, used, pc);
+	rt_event_close(&rt_sched_fork_event, r, sizeof(*r), pc);
 }
 
 /* ---- printing ------------------------------------------------------------ */
 
-static const char *rt_sched_str(const struct rt_print_ctx *ctx, u32 *loc)
+/* A name from a record: "(fault)" if its array has no NUL. */
+static const char *rt_sched_str(const struct rt_print_ctx *ctx,
+				const char *comm)
 {
-	const char *s = rt_field_string(ctx->ent, ctx->len,
-					(const u8 *)loc - (const u8 *)ctx->ent);
+	const char *s = rt_field_chars(ctx->ent, ctx->len,
+				       comm - (const char *)ctx->ent,
+				       RT_SCHED_COMM);
 
 	return s ? s : "(fault)";
 }
@@ -198,7 +194,7 @@ static void rt_sched_print_switch(struct rt_print_ctx *ctx)
 	char state[3] = "?";
 	unsigned int idx;
 
-	if (ctx->len < offsetof(struct rt_sched_switch_rec, str)) {
+	if (ctx->len < sizeof(*r)) {
 		seq_buf_puts(ctx->s, "(truncated record)");
 		return;
 	}
@@ -208,8 +204,8 @@ static void rt_sched_print_switch(struct rt_print_ctx *ctx)
 	else if (idx < sizeof("RSDTtXZPI") - 1)	/* task_index_to_char()'s */
 		state[0] = task_index_to_char(idx);
 	seq_buf_printf(ctx->s, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-		       rt_sched_str(ctx, &r->prev_comm), r->prev_pid,
-		       r->prev_prio, state, rt_sched_str(ctx, &r->next_comm),
+		       rt_sched_str(ctx, r->prev_comm), r->prev_pid,
+		       r->prev_prio, state, rt_sched_str(ctx, r->next_comm),
 		       r->next_pid, r->next_prio);
 }
 
@@ -217,12 +213,12 @@ static void rt_sched_print_task(struct rt_print_ctx *ctx)
 {
 	struct rt_sched_task_rec *r = (void *)ctx->ent;
 
-	if (ctx->len < offsetof(struct rt_sched_task_rec, str)) {
+	if (ctx->len < sizeof(*r)) {
 		seq_buf_puts(ctx->s, "(truncated record)");
 		return;
 	}
 	seq_buf_printf(ctx->s, "comm=%s pid=%d prio=%d",
-		       rt_sched_str(ctx, &r->comm), r->pid, r->prio);
+		       rt_sched_str(ctx, r->comm), r->pid, r->prio);
 	if (ctx->et != &rt_sched_exit_event.type)
 		seq_buf_printf(ctx->s, " target_cpu=%03d", r->target_cpu);
 }
@@ -231,13 +227,13 @@ static void rt_sched_print_fork(struct rt_print_ctx *ctx)
 {
 	struct rt_sched_fork_rec *r = (void *)ctx->ent;
 
-	if (ctx->len < offsetof(struct rt_sched_fork_rec, str)) {
+	if (ctx->len < sizeof(*r)) {
 		seq_buf_puts(ctx->s, "(truncated record)");
 		return;
 	}
 	seq_buf_printf(ctx->s, "comm=%s pid=%d child_comm=%s child_pid=%d",
-		       rt_sched_str(ctx, &r->parent_comm), r->parent_pid,
-		       rt_sched_str(ctx, &r->child_comm), r->child_pid);
+		       rt_sched_str(ctx, r->parent_comm), r->parent_pid,
+		       rt_sched_str(ctx, r->child_comm), r->child_pid);
 }
 
 /* ---- enabling ------------------------------------------------------------ */
@@ -283,20 +279,20 @@ static struct rt_event var = {						\
 }
 
 RT_SCHED_EVENT(rt_sched_switch_event, "sched_switch", rt_sched_switch_fields,
-	       "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%d ==> next_comm=%s next_pid=%d next_prio=%d\", __get_str(prev_comm), REC->prev_pid, REC->prev_prio, REC->prev_state, __get_str(next_comm), REC->next_pid, REC->next_prio",
+	       "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%d ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_comm, REC->next_pid, REC->next_prio",
 	       rt_sched_print_switch);
 RT_SCHED_EVENT(rt_sched_wakeup_event, "sched_wakeup", rt_sched_wakeup_fields,
-	       "\"comm=%s pid=%d prio=%d target_cpu=%03d\", __get_str(comm), REC->pid, REC->prio, REC->target_cpu",
+	       "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu",
 	       rt_sched_print_task);
 RT_SCHED_EVENT(rt_sched_wakeup_new_event, "sched_wakeup_new",
 	       rt_sched_wakeup_fields,
-	       "\"comm=%s pid=%d prio=%d target_cpu=%03d\", __get_str(comm), REC->pid, REC->prio, REC->target_cpu",
+	       "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu",
 	       rt_sched_print_task);
 RT_SCHED_EVENT(rt_sched_fork_event, "sched_process_fork", rt_sched_fork_fields,
-	       "\"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), REC->parent_pid, __get_str(child_comm), REC->child_pid",
+	       "\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, REC->child_comm, REC->child_pid",
 	       rt_sched_print_fork);
 RT_SCHED_EVENT(rt_sched_exit_event, "sched_process_exit", rt_sched_exit_fields,
-	       "\"comm=%s pid=%d prio=%d\", __get_str(comm), REC->pid, REC->prio",
+	       "\"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio",
 	       rt_sched_print_task);
 
 static int __init rt_sched_events_init(void)

@@ -20,6 +20,7 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <trace/retrace/core.h>
+#include <trace/retrace/event.h>
 #include "sched_tree.h"
 
 #define RT_SCHED_TREE_MAX	64	/* records per event */
@@ -100,13 +101,33 @@ static struct rt_event_type rt_sched_tree_type = {
 	.print = rt_sched_tree_print,
 };
 
+static const struct rt_event_field rt_sched_tree_fields[] = {
+	RT_EVENT_INT_FIELD("int", "pid", rt_sched_tree_entry, pid, 1),
+	RT_EVENT_INT_FIELD("int", "prio", rt_sched_tree_entry, prio, 1),
+	{ "char", "comm", offsetof(struct rt_sched_tree_entry, comm),
+	  sizeof_field(struct rt_sched_tree_entry, comm), 0, RT_FIELD_CHARS },
+};
+
+/* events/ftrace/sched_tree, for binary readers. */
+static struct rt_event_format rt_sched_tree_format = {
+	.name = "sched_tree",
+	.fields = rt_sched_tree_fields,
+	.nr_fields = ARRAY_SIZE(rt_sched_tree_fields),
+	.print_fmt = "\"sched-tree: %s-%d prio %d\", REC->comm, REC->pid, REC->prio",
+};
+
 static int __init rt_sched_tree_init(void)
 {
 	int ret = rt_register_event_type(&rt_sched_tree_type);
 
 	/* Without a type number, nothing is recorded (type 0 is no type). */
-	if (ret)
+	if (ret) {
 		pr_warn("retrace: sched-tree disabled: %d\n", ret);
-	return ret;
+		return ret;
+	}
+	rt_sched_tree_format.id = rt_sched_tree_type.type;
+	if (rt_event_format_add(&rt_sched_tree_format))
+		pr_warn("retrace: no events/ftrace/sched_tree\n");
+	return 0;
 }
 device_initcall(rt_sched_tree_init);
