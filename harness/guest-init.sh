@@ -20,6 +20,8 @@ for arg in $(cat /proc/cmdline); do
 	rt.bench_scale=*) bench_scale=${arg#rt.bench_scale=} ;;
 	rt.bench_only=*) export BENCH_ONLY=${arg#rt.bench_only=} ;;
 	rt.fn_all_secs=*) export FN_ALL_SECS=${arg#rt.fn_all_secs=} ;;
+	rt.tc_load_secs=*) export RT_TC_LOAD_SECS=${arg#rt.tc_load_secs=} ;;
+	rt.tc_load_mask=*) export RT_TC_LOAD_MASK=${arg#rt.tc_load_mask=} ;;
 	esac
 done
 ln -s /sys/kernel/debug/tracing /tracing

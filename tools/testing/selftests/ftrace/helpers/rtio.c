@@ -35,6 +35,15 @@
  *                               EAGAIN, then epoll_wait()s at most MS
  *                               ms; prints "READY T0 T1" or "TIMEOUT T0
  *                               T1" as polltimed does
+ *   rtio rawpages FD            reads descriptor FD (a trace_pipe_raw
+ *                               the shell holds open) non-blocking, a
+ *                               page a read(), until EAGAIN; per page
+ *                               prints "PAGE records lost bytes": the
+ *                               records its headers walk to, the lost
+ *                               count after the data (-1: the commit
+ *                               word flags a loss without a count; 0:
+ *                               none), the commit's byte count; "BAD
+ *                               why" for a page that does not decode
  *   rtio clock                  prints CLOCK_MONOTONIC in microseconds
  *   rtio slowread FILE CHUNK MS reads FILE for ever (until killed),
  *                               CHUNK bytes per read(), sleeping MS ms
@@ -123,6 +132,71 @@ static void alarm_in(long ms)
 	it.it_value.tv_usec = (ms % 1000) * 1000;
 	signal(SIGALRM, on_alarm);
 	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/*
+ * rawpages: one page of the binary layout events/header_page and
+ * events/header_event describe (u64 time, u64 commit, then u32 record
+ * headers: type_len in bits 0-4).  Written apart from the kernel's
+ * packer, from that description, so that each checks the other.
+ */
+static void raw_page_print(const unsigned char *pg, size_t size)
+{
+	unsigned long long commit, lost = 0;
+	size_t bytes, off = 16, nrec = 0;
+	unsigned int hdr, tl, len;
+
+	memcpy(&commit, pg + 8, 8);
+	bytes = commit & ((1ULL << 30) - 1);
+	if (size != 4096 || bytes > size - 16) {
+		printf("BAD size %zu commit %#llx\n", size, commit);
+		return;
+	}
+	while (off < 16 + bytes) {
+		memcpy(&hdr, pg + off, 4);
+		tl = hdr & 31;
+		if (tl >= 1 && tl <= 28) {
+			len = 4 + tl * 4;
+			nrec++;
+		} else if (tl == 0) {
+			if (off + 8 > 16 + bytes)
+				break;
+			memcpy(&len, pg + off + 4, 4);
+			if (len < 8) {
+				printf("BAD long record length %u at %zu\n", len, off);
+				return;
+			}
+			len += 4;
+			nrec++;
+		} else if (tl == 30 || tl == 31) {
+			len = 8;
+		} else {
+			printf("BAD type_len %u at %zu\n", tl, off);
+			return;
+		}
+		off += len;
+	}
+	if (off != 16 + bytes) {
+		printf("BAD records end at %zu, commit says %zu\n", off, 16 + bytes);
+		return;
+	}
+	if (commit & (1ULL << 31)) {
+		if (commit & (1ULL << 30)) {
+			if (off + 8 > size) {
+				printf("BAD no room for the lost count\n");
+				return;
+			}
+			memcpy(&lost, pg + off, 8);
+			if (!lost) {
+				printf("BAD a loss of 0 records\n");
+				return;
+			}
+		} else {
+			printf("PAGE %zu -1 %zu\n", nrec, bytes);
+			return;
+		}
+	}
+	printf("PAGE %zu %llu %zu\n", nrec, lost, bytes);
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -228,7 +302,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|rawpages|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "mkdir") || !strcmp(argv[1], "rmdir")) {
@@ -326,6 +400,15 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 		else
 			printf("READ %zd\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "rawpages")) {
+		fd = atoi(argv[2]);
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			raw_page_print((unsigned char *)buf, n);
+		if (n < 0 && errno != EAGAIN)
+			printf("%s\n", errname(errno));
 		return 0;
 	}
 	if (!strcmp(argv[1], "readfd") && argc == 4) {
