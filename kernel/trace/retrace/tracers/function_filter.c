@@ -96,6 +96,8 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 			if (cmds && (!strcmp(cmd, "enable_event") ||
 				     !strcmp(cmd, "disable_event"))) {
 				/* system:event[:count] */
+				if (!arg)
+					return -EINVAL;
 				tok[n].sys = strsep(&arg, ":");
 				tok[n].event = arg ? strsep(&arg, ":") : NULL;
 				if (!*tok[n].sys || !tok[n].event ||
