@@ -472,8 +472,9 @@ static int rt_cpu_stats_show(struct seq_file *m, void *v)
 	 */
 	seq_printf(m, "entries: %llu\noverrun: %llu\ncommit overrun: %llu\nbytes: %llu\n",
 		   st.entries, st.overrun, st.commit_overrun, st.bytes);
+	/* The counters are read apart: never let the difference wrap. */
 	seq_printf(m, "dropped events: %llu\nread events: %llu\n",
-		   st.dropped - st.commit_overrun, st.read);
+		   st.dropped - min(st.dropped, st.commit_overrun), st.read);
 	seq_printf(m, "dropped: %llu\nread: %llu\nwritten: %llu\npages: %lu\n",
 		   st.dropped, st.read, st.written, st.nr_pages);
 	return 0;

@@ -158,7 +158,16 @@ static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t done = 0;
 	int ret;
 
-	mutex_lock(&r->lock);
+	/*
+	 * A reader of this file may sleep holding the lock, waiting for a
+	 * record: another reader of it waits interruptibly, or not at all.
+	 */
+	if (nonblock) {
+		if (!mutex_trylock(&r->lock))
+			return -EAGAIN;
+	} else if (mutex_lock_interruptible(&r->lock)) {
+		return -EINTR;
+	}
 	while (iov_iter_count(to)) {
 		if (r->page_off < RT_RAW_PAGE_SIZE) {
 			size_t n = min_t(size_t, RT_RAW_PAGE_SIZE - r->page_off,
@@ -196,7 +205,8 @@ static ssize_t rt_raw_splice_read(struct file *in, loff_t *ppos,
 	bool empty;
 
 	if (flags & SPLICE_F_NONBLOCK) {
-		mutex_lock(&r->lock);
+		if (!mutex_trylock(&r->lock))
+			return -EAGAIN;
 		empty = !rt_raw_has_data(r);
 		mutex_unlock(&r->lock);
 		if (empty)
