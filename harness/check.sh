@@ -103,7 +103,7 @@ guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
 	step "booting $flavour kernel in QEMU (TCG $2, -smp ${SMP:-4}): ${3:-all tests}"
 	rm -f "$log"
 	set +e
-	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 2400 || echo 1200)} \
+	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 3000 || echo 1800)} \
 		APPEND="${3:+rt.filter=$3} $4 ${CHECK_APPEND:-}" "$TOP/harness/boot.sh" check "$log"
 	boot_rc=$?
 	judge_log "$name" "$log" "$boot_rc" "$3"
