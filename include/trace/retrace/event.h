@@ -88,6 +88,15 @@ struct rt_event {
 	{ ctype, fname, offsetof(struct st, member),			\
 	  sizeof_field(struct st, member), sgn, RT_FIELD_INT }
 
+/*
+ * A char array of struct @st holding a NUL-ended string (a task name):
+ * "char member[N]" in the format, a string to filters.  char is
+ * unsigned in the kernel (-funsigned-char), hence signed:0.
+ */
+#define RT_EVENT_CHARS_FIELD(st, member)				\
+	{ "char", #member, offsetof(struct st, member),			\
+	  sizeof_field(struct st, member), 0, RT_FIELD_CHARS }
+
 /**
  * struct rt_event_format - a record type of the core or of a tracer,
  *	described under events/ftrace/<name>/{id,format} so that binary

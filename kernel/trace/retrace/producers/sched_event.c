@@ -56,9 +56,7 @@ struct rt_sched_fork_rec {
 
 #define RT_SCHED_INT(rec, f) { "int", #f, offsetof(struct rec, f), \
 	sizeof_field(struct rec, f), 1, RT_FIELD_INT }
-/* char is unsigned in the kernel (-funsigned-char): signed:0. */
-#define RT_SCHED_STR(rec, f) { "char", #f, offsetof(struct rec, f), \
-	sizeof_field(struct rec, f), 0, RT_FIELD_CHARS }
+#define RT_SCHED_STR(rec, f) RT_EVENT_CHARS_FIELD(rec, f)
 
 static const struct rt_event_field rt_sched_switch_fields[] = {
 	RT_SCHED_STR(rt_sched_switch_rec, prev_comm),

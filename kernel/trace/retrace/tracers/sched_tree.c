@@ -104,8 +104,7 @@ static struct rt_event_type rt_sched_tree_type = {
 static const struct rt_event_field rt_sched_tree_fields[] = {
 	RT_EVENT_INT_FIELD("int", "pid", rt_sched_tree_entry, pid, 1),
 	RT_EVENT_INT_FIELD("int", "prio", rt_sched_tree_entry, prio, 1),
-	{ "char", "comm", offsetof(struct rt_sched_tree_entry, comm),
-	  sizeof_field(struct rt_sched_tree_entry, comm), 0, RT_FIELD_CHARS },
+	RT_EVENT_CHARS_FIELD(rt_sched_tree_entry, comm),
 };
 
 /* events/ftrace/sched_tree, for binary readers. */
