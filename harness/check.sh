@@ -89,52 +89,83 @@ fi
 "$TOP/harness/kernel.sh"
 "$TOP/harness/initramfs.sh"
 
-# 3. Selftests in the guest: one boot per TCG flavour.
+# 3. Selftests in the guest.
 #
-# "single": every test, -accel tcg,thread=single.  QEMU's multi-threaded
-# TCG has oopsed the kernel's own live text patching here (int3 left in a
-# stale translation after a static key flip), so the full run avoids it.
+# "single" boots use -accel tcg,thread=single: QEMU's multi-threaded TCG
+# has oopsed the kernel's own live text patching here (int3 left in a
+# stale translation after a static key flip).  Such a guest keeps one
+# host core busy, so the single boots run two at a time (lanes, below),
+# each with part of the tests, and both cores work.
 # "mttcg": the ring buffer stress and the function tracer's live
 # patching again with vCPUs really in parallel; tsc=unstable keeps
 # sched_clock from flipping its static key after SMP (the kernel's own
-# int3-based patching, which is what MTTCG trips on).
-guest_run() {	# guest_run NAME THREAD FILTER EXTRA_APPEND
-	local name=$1 log=$RES/console-$1.log boot_rc
-	step "booting $flavour kernel in QEMU (TCG $2, -smp ${SMP:-4}): ${3:-all tests}"
-	rm -f "$log"
-	set +e
-	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 3000 || echo 1800)} \
+# int3-based patching, which is what MTTCG trips on).  It has both cores
+# to itself.
+#
+# guest_boot NAME THREAD FILTER EXTRA_APPEND: one boot, console log in
+# console-NAME.log, boot.sh's status in rc-NAME; judged later by
+# guest_judge, which records the verdicts (record() keeps its counts in
+# this shell, so boots that ran in the background are judged here).
+guest_boot() {
+	local name=$1 log=$RES/console-$1.log
+	rm -f "$log" "$RES/rc-$name"
+	QUIET=1 TCG_THREAD=$2 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$([ "$flavour" = debug ] && echo 2400 || echo 1800)} \
 		APPEND="${3:+rt.filter=$3} $4 ${CHECK_APPEND:-}" "$TOP/harness/boot.sh" check "$log"
-	boot_rc=$?
-	judge_log "$name" "$log" "$boot_rc" "$3"
-	set -e
+	echo $? >"$RES/rc-$name"
+}
+guest_judge() {	# guest_judge NAME FILTER
+	judge_log "$1" "$RES/console-$1.log" "$(cat "$RES/rc-$1" 2>/dev/null || echo 1)" "$2"
 }
 
 # The tests the MTTCG boot below runs with vCPUs really in parallel.
+# The single boots leave them out: they are long, and what they look for
+# (races between CPUs) needs the vCPUs in parallel.
 mttcg_tests=20ringbuf/stress,40function/toggle_stress,40function/all_functions,45graph/switch_stress,65markers/stress,70kmemtrace/load,70kmemtrace/overruns
+# The single boots' two lanes, by area; each lane leaves out the MTTCG
+# tests of its areas.
+lane_a=00basic,10output,20ringbuf,30bench,40function,45graph,50kprobe,!20ringbuf/stress,!40function/toggle_stress,!40function/all_functions,!45graph/switch_stress
+lane_b=55latency,60soak,65markers,68sched,70kmemtrace,80perftools,85tracecmd,90lockdown,!65markers/stress,!70kmemtrace/load,!70kmemtrace/overruns
+single_append=
 # 55latency/switch_stress: 3 rounds of its 8 tracers on the normal
 # kernel, 1 under KASAN + lockdep (each switch there takes seconds);
 # 50kprobe/stress: 60 rounds, 20 under KASAN + lockdep.
-# The debug kernel runs the MTTCG boot's tests there only: about five
-# minutes of CI saved, and KASAN + lockdep still see every path once.
-# It also leaves out two tests whose length buys nothing there: the
-# benchmark harness's check (30bench/workloads) and the event ID wrap
-# (50kprobe/removed_types: 4000 event creations, 90 s under KASAN;
-# event creation and removal run under KASAN in 50kprobe/stress).
-single_tests=
-single_append=
 if [ "$flavour" = debug ]; then
-	single_tests=!${mttcg_tests//,/,!},!30bench/workloads,!50kprobe/removed_types
 	single_append="rt.lat_switches=1 rt.kprobe_rounds=20"
+	if [ "${CHECK_SET:-all}" = ci ]; then
+		# .ci/run's debug boots: every test runs on the normal kernel
+		# just before, so under KASAN + lockdep run the tests that
+		# reach the most locking and memory paths at least once: tracefs
+		# files and instances, resizes, readers, each tracer and its
+		# switches, live patching with modules and NMIs, kprobe and
+		# marker lifetimes, events, kmemtrace's channels, the soak's
+		# everything at once.  Under KASAN one test takes ten times as
+		# long; the whole list would not fit CI's time.
+		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,00basic/per_cpu_buffer_size,00basic/events_enable,10output/trace_pipe_raw,10output/trace_pipe_readers,10output/tracer_switch,20ringbuf/readers_vs_resize,40function/function_basic,40function/module,40function/event_commands,40function/kprobe_site,40function/nmi,45graph/basic,45graph/irq_balance,45graph/kretprobe
+		lane_b=50kprobe/fetch_args,50kprobe/errors,50kprobe/module,50kprobe/stress,55latency/wakeup,55latency/switch_stress,60soak,65markers/module,65markers/events,68sched/events,68sched/instance_events,70kmemtrace/record,70kmemtrace/poll,85tracecmd/function
+	else
+		# The benchmark harness's check and the event ID wrap (4000
+		# event creations) buy nothing under KASAN + lockdep.
+		lane_a=$lane_a,!30bench/workloads,!50kprobe/removed_types
+	fi
 fi
-guest_run single single "$single_tests" "$single_append"
-# 400 live-patching toggles on the normal kernel, fewer under KASAN;
-# then every function traced on every CPU for a minute.
+step "booting $flavour kernel twice at once (TCG single, -smp ${SMP:-4}): $lane_a | $lane_b"
+set +e
+guest_boot single-a single "$lane_a" "$single_append" &
+guest_boot single-b single "$lane_b" "$single_append" &
+wait
+guest_judge single-a "$lane_a"
+guest_judge single-b "$lane_b"
+set -e
+
+# 400 live-patching toggles on the normal kernel (at most 300 s of them
+# once 50 are done), fewer under KASAN; then every function traced on
+# every CPU for a minute (30 s under KASAN).
 toggles=$([ "$flavour" = debug ] && echo 120 || echo 400)
+togglesecs=$([ "$flavour" = debug ] && echo 150 || echo 300)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
 gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
-# 55latency/switch_stress stays in the single boot: under MTTCG its
+# 55latency/switch_stress stays in the single boots: under MTTCG its
 # static key flips hung the guest (see retrace-latency.txt, Limits).
 # 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
 # come and go, the site's static key left on (see retrace-markers.txt).
@@ -145,47 +176,34 @@ gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
 # retrace.txt "Test guests").
 # 70kmemtrace/load and overruns: the channels' writers, the reader and
 # the accounting with vCPUs in parallel.
-guest_run mttcg multi "$mttcg_tests" \
-	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
+step "booting $flavour kernel in QEMU (TCG multi, -smp ${SMP:-4}): $mttcg_tests"
+set +e
+guest_boot mttcg multi "$mttcg_tests" \
+	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.toggle_secs=$togglesecs rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
+guest_judge mttcg "$mttcg_tests"
+set -e
 
-# kmemtrace.enable=yes: records from early boot, checked by
-# 70kmemtrace/boot, which skips in the boots above.  Then, last,
-# 90lockdown/integrity locks the guest down for good (rt.lockdown=1):
-# tracefs must keep working where debugfs refuses.
-guest_run kmemboot single 70kmemtrace/boot,90lockdown/integrity "kmemtrace.enable=yes rt.lockdown=1"
-
-# Upstream's ftracetest against the normal kernel (harness/conformance.sh):
-# every case tools/testing/selftests/ftrace/conformance.txt records as
-# passing must still pass.  A minute or two of guest time.
-if [ "$flavour" = normal ]; then
-	set +e
-	CONF_BUILD=0 "$TOP/harness/conformance.sh" >"$RES/conformance.log" 2>&1
-	set -e
-	while read -r st name why; do
-		case $st in
-		"[PASS]") record "$name" PASS ;;
-		"[FAIL]") record "$name" FAIL "$why" ;;
-		*) continue ;;
-		esac
-		echo "$st $name${why:+ $why}"
-	done < <(grep -E '^\[(PASS|FAIL)\] ' "$RES/conformance.log")
-	grep -q '^\[' "$RES/conformance.log" || { record conformance/run FAIL "no result; see $RES/conformance.log"; tail -n 5 "$RES/conformance.log"; }
-	grep -E '^conformance: |^    now passes' "$RES/conformance.log" || true
-fi
-
-# 4. ftrace_dump_on_oops: boots that end in a deliberate oops, so the
-# usual console judge would fail them for it; oops-check.sh reads the
-# dump instead.  Mode 1 is set through the sysctl, mode 2 by the boot
-# parameter.
-oops_run() {	# oops_run MODE EXTRA_APPEND
-	local name=oops/dump_mode_$1 log=$RES/console-oops-$1.log why boot_rc
-	step "booting $flavour kernel to oops with ftrace_dump_on_oops mode $1"
-	rm -f "$log"
-	set +e
+# The last boots, in two lanes again.  Lane 1 (normal kernel only):
+# upstream's ftracetest (harness/conformance.sh); every case
+# tools/testing/selftests/ftrace/conformance.txt records as passing
+# must still pass.
+# Lane 2: kmemtrace.enable=yes, records from early boot, checked by
+# 70kmemtrace/boot (which skips in the boots above), then 90lockdown/
+# integrity locks the guest down for good (rt.lockdown=1): tracefs must
+# keep working where debugfs refuses.  Then ftrace_dump_on_oops: boots
+# that end in a deliberate oops, so the usual console judge would fail
+# them for it; oops-check.sh reads the dump instead.  Mode 1 is set
+# through the sysctl, mode 2 by the boot parameter.
+oops_boot() {	# oops_boot MODE EXTRA_APPEND
+	local log=$RES/console-oops-$1.log
+	rm -f "$log" "$RES/rc-oops-$1"
 	QUIET=1 TCG_THREAD=single BOOT_TIMEOUT=${OOPS_TIMEOUT:-600} \
 		APPEND="rt.oops_mode=$1 $2" "$TOP/harness/boot.sh" oops "$log" >/dev/null 2>&1
-	boot_rc=$?
-	set -e
+	echo $? >"$RES/rc-oops-$1"
+}
+oops_judge() {	# oops_judge MODE
+	local name=oops/dump_mode_$1 log=$RES/console-oops-$1.log why boot_rc
+	boot_rc=$(cat "$RES/rc-oops-$1" 2>/dev/null || echo 1)
 	# The oops panics the guest, which then powers off (-no-reboot).
 	if [ "$boot_rc" = 124 ]; then
 		echo "[FAIL] $name: the guest hung after the oops (BOOT_TIMEOUT)"
@@ -198,8 +216,34 @@ oops_run() {	# oops_run MODE EXTRA_APPEND
 		record "$name" FAIL
 	fi
 }
-oops_run 1 ""
-oops_run 2 "ftrace_dump_on_oops=orig_cpu"
+kmem_tests=70kmemtrace/boot,90lockdown/integrity
+step "booting $flavour kernel: $([ "$flavour" = normal ] && echo "ftracetest | ")$kmem_tests with kmemtrace.enable=yes, then two ftrace_dump_on_oops boots"
+set +e
+if [ "$flavour" = normal ]; then
+	CONF_BUILD=0 "$TOP/harness/conformance.sh" >"$RES/conformance.log" 2>&1 &
+fi
+{
+	guest_boot kmemboot single "$kmem_tests" "kmemtrace.enable=yes rt.lockdown=1"
+	oops_boot 1 ""
+	oops_boot 2 "ftrace_dump_on_oops=orig_cpu"
+} &
+wait
+guest_judge kmemboot "$kmem_tests"
+if [ "$flavour" = normal ]; then
+	while read -r st name why; do
+		case $st in
+		"[PASS]") record "$name" PASS ;;
+		"[FAIL]") record "$name" FAIL "$why" ;;
+		*) continue ;;
+		esac
+		echo "$st $name${why:+ $why}"
+	done < <(grep -E '^\[(PASS|FAIL)\] ' "$RES/conformance.log")
+	grep -q '^\[' "$RES/conformance.log" || { record conformance/run FAIL "no result; see $RES/conformance.log"; tail -n 5 "$RES/conformance.log"; }
+	grep -E '^conformance: |^    now passes' "$RES/conformance.log" || true
+fi
+oops_judge 1
+oops_judge 2
+set -e
 
 step "$flavour: done"
 [ ${#failed_names[@]} -eq 0 ] || printf 'failed: %s\n' "${failed_names[@]}"
