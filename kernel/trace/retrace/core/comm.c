@@ -64,19 +64,35 @@ void notrace rt_save_comm(struct task_struct *tsk)
 
 /*
  * A task renamed (exec, prctl(PR_SET_NAME)) keeps its pid, which the
- * CPUs' caches say is saved.  The new name is not in place yet when
- * this runs, so only forget the pid everywhere: the task's next record,
- * on any CPU, saves the name it has then.  A racing save may be
- * forgotten too, and costs one more save.
+ * CPUs' caches say is saved.  The new name is not in the task yet when
+ * this runs (__set_task_comm() copies it afterwards, under task_lock(),
+ * so the task stays on this CPU), and a record in between, from an
+ * interrupt say, would save the old name again.  So the slot gets the
+ * new name from here, this CPU's cache keeps the pid (nothing saves the
+ * old name over it), and every other CPU forgets the pid.
  */
 static void notrace rt_comm_rename_probe(void *data, struct task_struct *p,
 					 const char *comm)
 {
-	int cpu;
+	struct rt_comm_slot *slot;
+	unsigned long flags;
+	int cpu, saved = 0;
 
-	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu(rt_last_saved_pid, cpu)) == p->pid)
+	raw_local_irq_save(flags);
+	if (p->pid && arch_spin_trylock(&rt_comm_lock)) {
+		slot = &rt_comms[p->pid % rt_comm_slots];
+		slot->pid = p->pid;
+		strscpy_pad(slot->comm, comm, TASK_COMM_LEN);
+		arch_spin_unlock(&rt_comm_lock);
+		saved = 1;
+	}
+	for_each_possible_cpu(cpu) {
+		if (saved && cpu == smp_processor_id() && p == current)
+			WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), p->pid);
+		else if (READ_ONCE(per_cpu(rt_last_saved_pid, cpu)) == p->pid)
 			WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), -1);
+	}
+	raw_local_irq_restore(flags);
 }
 
 static int __init rt_comm_init(void)
