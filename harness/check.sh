@@ -157,11 +157,12 @@ guest_judge single-a "$lane_a"
 guest_judge single-b "$lane_b"
 set -e
 
-# 400 live-patching toggles on the normal kernel (at most 300 s of them
-# once 50 are done), fewer under KASAN; then every function traced on
+# 400 live-patching toggles on the normal kernel (at most 150 s of them,
+# and 150 s of all-function toggles, once 50 and 3 are done), fewer under
+# KASAN (100 s each); then every function traced on
 # every CPU for a minute (30 s under KASAN).
 toggles=$([ "$flavour" = debug ] && echo 120 || echo 400)
-togglesecs=$([ "$flavour" = debug ] && echo 150 || echo 300)
+togglesecs=$([ "$flavour" = debug ] && echo 100 || echo 150)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
 gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
