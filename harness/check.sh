@@ -166,6 +166,9 @@ togglesecs=$([ "$flavour" = debug ] && echo 100 || echo 150)
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
 gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
+# ... for at most 150 s once 5 rounds are done (a switch patches every
+# function: seconds under MTTCG).
+graphsecs=150
 # 55latency/switch_stress stays in the single boots: under MTTCG its
 # static key flips hung the guest (see retrace-latency.txt, Limits).
 # 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
@@ -180,7 +183,7 @@ gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
 step "booting $flavour kernel in QEMU (TCG multi, -smp ${SMP:-4}): $mttcg_tests"
 set +e
 guest_boot mttcg multi "$mttcg_tests" \
-	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.toggle_secs=$togglesecs rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch"
+	"tsc=unstable rt.mark_hold=1 rt.stress_ms=5000 rt.toggles=$toggles rt.toggle_secs=$togglesecs rt.fn_all_secs=$allsecs rt.graph_switches=$gswitch rt.graph_secs=$graphsecs"
 guest_judge mttcg "$mttcg_tests"
 set -e
 
