@@ -202,6 +202,7 @@ struct rt_event_type {
 
 int rt_register_event_type(struct rt_event_type *et);
 void rt_unregister_event_type(struct rt_event_type *et);
+void rt_unregister_event_type_nowait(struct rt_event_type *et);
 void rt_reset_all_buffers(void);
 
 /*

@@ -136,6 +136,7 @@ bool rt_event_soft_enabled(struct rt_event_file *file);
 void rt_event_soft_name(struct seq_file *m, struct rt_event_file *file);
 int rt_event_add(struct rt_event *ev);
 int rt_event_remove(struct rt_event *ev);
+int rt_event_remove_many(struct rt_event **evs, unsigned int n);
 int rt_event_disable(struct rt_event *ev);
 void *rt_event_open(unsigned long pc);
 void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,

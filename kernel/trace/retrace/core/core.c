@@ -201,13 +201,27 @@ EXPORT_SYMBOL_GPL(rt_register_event_type);
  */
 void rt_unregister_event_type(struct rt_event_type *et)
 {
+	rt_unregister_event_type_nowait(et);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(rt_unregister_event_type);
+
+/**
+ * rt_unregister_event_type_nowait - forget a record type, without waiting
+ * @et: a type registered with rt_register_event_type()
+ *
+ * As rt_unregister_event_type(), but a printer may still be using @et
+ * when this returns: the caller waits with synchronize_rcu() before it
+ * frees @et.  One grace period then covers any number of types.
+ */
+void rt_unregister_event_type_nowait(struct rt_event_type *et)
+{
 	mutex_lock(&rt_types_lock);
 	if (et->type < RT_TYPE_MAX && rt_event_types[et->type] == et)
 		WRITE_ONCE(rt_event_types[et->type], NULL);
 	mutex_unlock(&rt_types_lock);
-	synchronize_rcu();
 }
-EXPORT_SYMBOL_GPL(rt_unregister_event_type);
+EXPORT_SYMBOL_GPL(rt_unregister_event_type_nowait);
 
 /**
  * rt_reset_all_buffers - empty every buffer of every instance

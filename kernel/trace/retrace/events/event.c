@@ -490,6 +490,65 @@ int rt_event_remove(struct rt_event *ev)
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
 
+/**
+ * rt_event_remove_many - delete several events, all or none
+ * @evs: @n events added with rt_event_add(), each at most once
+ * @n: how many
+ *
+ * rt_event_remove() for each of them, with one RCU grace period for
+ * all instead of one each: a producer clearing hundreds of events does
+ * not wait hundreds of grace periods.  The same guarantees hold for
+ * every event once this returns 0.
+ *
+ * Return: 0, or -EBUSY, with no event removed, if any of them is
+ * enabled in any instance.
+ */
+int rt_event_remove_many(struct rt_event **evs, unsigned int n)
+{
+	struct rt_event_system *sys;
+	bool was_enabled = false;
+	unsigned int i, j;
+	LIST_HEAD(gone);
+
+	mutex_lock(&rt_event_dir_lock);
+	mutex_lock(&rt_event_lock);
+	for (i = 0; i < n; i++) {
+		if (evs[i]->enabled) {
+			mutex_unlock(&rt_event_lock);
+			mutex_unlock(&rt_event_dir_lock);
+			return -EBUSY;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		list_del(&evs[i]->list);
+		rt_event_files_unlink(evs[i], &gone);
+	}
+	mutex_unlock(&rt_event_lock);
+	rt_event_files_remove(&gone);
+	for (i = 0; i < n; i++) {
+		sys = evs[i]->sys;
+		evs[i]->sys = NULL;
+		/* The last of @evs in a system puts it: it may free it. */
+		for (j = i + 1; j < n; j++)
+			if (evs[j]->sys == sys)
+				break;
+		if (j == n)
+			rt_event_system_put(sys);
+	}
+	mutex_unlock(&rt_event_dir_lock);
+
+	for (i = 0; i < n; i++) {
+		rt_unregister_event_type_nowait(&evs[i]->type);
+		was_enabled |= evs[i]->was_enabled;
+	}
+	synchronize_rcu();	/* for the types and the files alike */
+	rt_event_files_free(&gone);
+	if (was_enabled)
+		rt_reset_all_buffers();
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rt_event_remove_many);
+
 /* ---- instances ------------------------------------------------------------ */
 
 /* Under rt_event_dir_lock: @tr's event directory, or NULL. */
