@@ -141,7 +141,7 @@ if [ "$flavour" = debug ]; then
 		# the soak's everything at once.  Under KASAN a test takes ten
 		# times as long (30 s to 400 s here); the whole list would not
 		# fit CI's time.
-		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,10output/trace_pipe_raw,10output/trace_pipe_readers,40function/function_basic,40function/module,40function/event_commands,40function/kprobe_site,40function/nmi,45graph/basic,45graph/kretprobe
+		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,10output/trace_pipe_raw,10output/trace_pipe_readers,40function/function_basic,40function/module,40function/event_commands,40function/kprobe_site,!40function/kprobe_site_history,40function/nmi,45graph/basic,45graph/kretprobe
 		lane_b=50kprobe/fetch_args,50kprobe/errors,50kprobe/module,55latency/wakeup,55latency/switch_stress,60soak,65markers/module,68sched/events,70kmemtrace/record,85tracecmd/function
 		# The MTTCG boot leaves out the two tests that patch every
 		# function again and again (all_functions, the function_graph
