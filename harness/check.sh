@@ -130,7 +130,9 @@ single_append=
 # kernel, 1 under KASAN + lockdep (each switch there takes seconds);
 # 50kprobe/stress: 60 rounds, 20 under KASAN + lockdep.
 if [ "$flavour" = debug ]; then
-	single_append="rt.lat_switches=1 rt.kprobe_rounds=20"
+	# 60soak/soak: 50 s (20 s by default); under KASAN 20 s did not
+	# give every worker a turn.
+	single_append="rt.lat_switches=1 rt.kprobe_rounds=20 rt.soak_secs=50"
 	if [ "${CHECK_SET:-all}" = ci ]; then
 		# .ci/run's debug boots: every test runs on the normal kernel
 		# just before, so under KASAN + lockdep run the tests that
