@@ -41,9 +41,26 @@ static DEFINE_MUTEX(rt_comm_resize_lock);
 static arch_spinlock_t rt_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 static DEFINE_PER_CPU(int, rt_last_saved_pid) = -1;
 
-void notrace rt_save_comm(struct task_struct *tsk)
+/*
+ * With interrupts off: store @comm (TASK_COMM_LEN bytes, NUL-padded) as
+ * @pid's name, unless the lock is busy.  Returns whether it stored.
+ */
+static __always_inline bool rt_comm_store(int pid, const char *comm)
 {
 	struct rt_comm_slot *slot;
+
+	if (!arch_spin_trylock(&rt_comm_lock))
+		return false;
+	slot = &rt_comms[pid % rt_comm_slots];
+	slot->pid = pid;
+	memcpy(slot->comm, comm, TASK_COMM_LEN);
+	slot->comm[TASK_COMM_LEN - 1] = 0;
+	arch_spin_unlock(&rt_comm_lock);
+	return true;
+}
+
+void notrace rt_save_comm(struct task_struct *tsk)
+{
 	unsigned long flags;
 
 	if (likely(__this_cpu_read(rt_last_saved_pid) == tsk->pid) ||
@@ -51,14 +68,8 @@ void notrace rt_save_comm(struct task_struct *tsk)
 		return;
 	/* raw_: this runs inside traced code; keep lockdep out of it. */
 	raw_local_irq_save(flags);
-	if (arch_spin_trylock(&rt_comm_lock)) {
-		slot = &rt_comms[tsk->pid % rt_comm_slots];
-		slot->pid = tsk->pid;
-		memcpy(slot->comm, tsk->comm, TASK_COMM_LEN);
-		slot->comm[TASK_COMM_LEN - 1] = 0;
-		arch_spin_unlock(&rt_comm_lock);
+	if (rt_comm_store(tsk->pid, tsk->comm))
 		__this_cpu_write(rt_last_saved_pid, tsk->pid);
-	}
 	raw_local_irq_restore(flags);
 }
 
@@ -74,20 +85,21 @@ void notrace rt_save_comm(struct task_struct *tsk)
 static void notrace rt_comm_rename_probe(void *data, struct task_struct *p,
 					 const char *comm)
 {
-	struct rt_comm_slot *slot;
+	char name[TASK_COMM_LEN];
 	unsigned long flags;
-	int cpu, saved = 0;
+	int cpu, self = -1;
 
+	/* @comm may be shorter than TASK_COMM_LEN bytes. */
+	strscpy_pad(name, comm, TASK_COMM_LEN);
+	/*
+	 * Interrupts off from the store to the cache write: an interrupt
+	 * in between would save the old name and cache the pid.
+	 */
 	raw_local_irq_save(flags);
-	if (p->pid && arch_spin_trylock(&rt_comm_lock)) {
-		slot = &rt_comms[p->pid % rt_comm_slots];
-		slot->pid = p->pid;
-		strscpy_pad(slot->comm, comm, TASK_COMM_LEN);
-		arch_spin_unlock(&rt_comm_lock);
-		saved = 1;
-	}
+	if (p->pid && rt_comm_store(p->pid, name) && p == current)
+		self = smp_processor_id();
 	for_each_possible_cpu(cpu) {
-		if (saved && cpu == smp_processor_id() && p == current)
+		if (cpu == self)
 			WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), p->pid);
 		else if (READ_ONCE(per_cpu(rt_last_saved_pid, cpu)) == p->pid)
 			WRITE_ONCE(per_cpu(rt_last_saved_pid, cpu), -1);

@@ -312,6 +312,13 @@ static struct rt_event_system *rt_event_system_get(const char *name)
 	return sys;
 }
 
+/* @sys is off rt_event_systems and has no event: free it. */
+static void rt_event_system_free(struct rt_event_system *sys)
+{
+	kfree(sys->name);
+	kfree(sys);
+}
+
 /* Under rt_event_dir_lock: free @sys once it has no event left. */
 static void rt_event_system_put(struct rt_event_system *sys)
 {
@@ -322,8 +329,7 @@ static void rt_event_system_put(struct rt_event_system *sys)
 	}
 	list_del(&sys->list);
 	mutex_unlock(&rt_event_lock);
-	kfree(sys->name);
-	kfree(sys);
+	rt_event_system_free(sys);
 }
 
 static struct rt_event *rt_event_find(struct rt_event_system *sys,
@@ -462,31 +468,7 @@ EXPORT_SYMBOL_GPL(rt_event_add);
  */
 int rt_event_remove(struct rt_event *ev)
 {
-	struct rt_event_system *sys;
-	LIST_HEAD(gone);
-
-	mutex_lock(&rt_event_dir_lock);
-	mutex_lock(&rt_event_lock);
-	if (ev->enabled) {
-		mutex_unlock(&rt_event_lock);
-		mutex_unlock(&rt_event_dir_lock);
-		return -EBUSY;
-	}
-	sys = ev->sys;
-	list_del(&ev->list);
-	/* Same lock hold as the check: nothing enables it in between. */
-	rt_event_files_unlink(ev, &gone);
-	mutex_unlock(&rt_event_lock);
-	rt_event_files_remove(&gone);
-	rt_event_system_put(sys);
-	ev->sys = NULL;
-	mutex_unlock(&rt_event_dir_lock);
-
-	rt_unregister_event_type(&ev->type);	/* waits for RCU readers */
-	rt_event_files_free(&gone);
-	if (ev->was_enabled)
-		rt_reset_all_buffers();
-	return 0;
+	return rt_event_remove_many(&ev, 1);
 }
 EXPORT_SYMBOL_GPL(rt_event_remove);
 
@@ -505,10 +487,11 @@ EXPORT_SYMBOL_GPL(rt_event_remove);
  */
 int rt_event_remove_many(struct rt_event **evs, unsigned int n)
 {
-	struct rt_event_system *sys;
+	struct rt_event_system *sys, *tmp;
 	bool was_enabled = false;
-	unsigned int i, j;
+	LIST_HEAD(gone_sys);
 	LIST_HEAD(gone);
+	unsigned int i;
 
 	mutex_lock(&rt_event_dir_lock);
 	mutex_lock(&rt_event_lock);
@@ -520,22 +503,20 @@ int rt_event_remove_many(struct rt_event **evs, unsigned int n)
 		}
 	}
 	for (i = 0; i < n; i++) {
+		sys = evs[i]->sys;
 		list_del(&evs[i]->list);
 		rt_event_files_unlink(evs[i], &gone);
+		/* A group left empty goes too, freed once its files are. */
+		if (list_empty(&sys->events))
+			list_move(&sys->list, &gone_sys);
 	}
 	mutex_unlock(&rt_event_lock);
 	rt_event_files_remove(&gone);
-	for (i = 0; i < n; i++) {
-		sys = evs[i]->sys;
+	for (i = 0; i < n; i++)
 		evs[i]->sys = NULL;
-		/* The last of @evs in a system puts it: it may free it. */
-		for (j = i + 1; j < n; j++)
-			if (evs[j]->sys == sys)
-				break;
-		if (j == n)
-			rt_event_system_put(sys);
-	}
 	mutex_unlock(&rt_event_dir_lock);
+	list_for_each_entry_safe(sys, tmp, &gone_sys, list)
+		rt_event_system_free(sys);
 
 	for (i = 0; i < n; i++) {
 		rt_unregister_event_type_nowait(&evs[i]->type);

@@ -605,85 +605,70 @@ static int rt_kp_delete(struct rt_kprobe *tk)
 }
 
 /*
- * Delete the @n probe events of @tks, all or none (-EBUSY if one is
- * enabled), waiting two RCU grace periods for all of them (one for the
- * events, one in unregister_kprobes()) rather than two each.  @kps
- * and @rps have room for @n pointers.
+ * echo > kprobe_events: all or nothing (-EBUSY if one is enabled).  The
+ * events go in one rt_event_remove_many() and the probes in one
+ * unregister_kprobes() and one unregister_kretprobes(): two RCU grace
+ * periods for any number of probe events rather than two each.
  */
-static int rt_kp_delete_batch(struct rt_kprobe **tks, unsigned int n,
-			      struct rt_event **evs, struct kprobe **kps,
-			      struct kretprobe **rps)
-{
-	unsigned int i, nk = 0, nr = 0;
-	int ret;
-
-	for (i = 0; i < n; i++)
-		evs[i] = &tks[i]->ev;
-	ret = rt_event_remove_many(evs, n);
-	if (ret)
-		return ret;
-	mutex_lock(&rt_kp_arm_lock);
-	for (i = 0; i < n; i++) {
-		if (!tks[i]->registered)
-			continue;
-		if (rt_kp_is_ret(tks[i]))
-			rps[nr++] = &tks[i]->rp;
-		else
-			kps[nk++] = &tks[i]->rp.kp;
-		tks[i]->registered = false;
-	}
-	if (nk)
-		unregister_kprobes(kps, nk);
-	if (nr)
-		unregister_kretprobes(rps, nr);
-	mutex_unlock(&rt_kp_arm_lock);
-	for (i = 0; i < n; i++) {
-		list_del(&tks[i]->list);
-		rt_kp_free(tks[i]);
-	}
-	return 0;
-}
-
-/* echo > kprobe_events: all or nothing. */
 static int rt_kp_delete_all(void)
 {
-	struct rt_kprobe *tk, *n, **tks;
+	struct rt_kprobe *tk, *n;
 	struct kretprobe **rps;
 	struct rt_event **evs;
 	struct kprobe **kps;
-	unsigned int nr = 0;
+	unsigned int nr = 0, nk = 0, nrp = 0;
 	int ret;
 
 	lockdep_assert_held(&rt_kp_lock);
 	list_for_each_entry(tk, &rt_kprobes, list) {
 		if (rt_event_enabled(&tk->ev))
-			return -EBUSY;
+			return -EBUSY;	/* before the fallback removes any */
 		nr++;
 	}
 	if (!nr)
 		return 0;
-	tks = kvmalloc_array(nr, sizeof(*tks), GFP_KERNEL);
 	evs = kvmalloc_array(nr, sizeof(*evs), GFP_KERNEL);
 	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL);
 	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL);
-	if (tks && evs && kps && rps) {
-		nr = 0;
-		list_for_each_entry(tk, &rt_kprobes, list)
-			tks[nr++] = tk;
-		ret = rt_kp_delete_batch(tks, nr, evs, kps, rps);
-	} else {
+	if (!evs || !kps || !rps) {
 		/* No memory for the batch: one by one, slower. */
 		ret = 0;
 		list_for_each_entry_safe(tk, n, &rt_kprobes, list) {
 			ret = rt_kp_delete(tk);
 			if (ret)
-				break;	/* enabled since the check */
+				break;	/* EBUSY: enabled meanwhile */
 		}
+		goto out;
 	}
+	nr = 0;
+	list_for_each_entry(tk, &rt_kprobes, list)
+		evs[nr++] = &tk->ev;
+	ret = rt_event_remove_many(evs, nr);
+	if (ret)
+		goto out;
+	mutex_lock(&rt_kp_arm_lock);
+	list_for_each_entry(tk, &rt_kprobes, list) {
+		if (!tk->registered)
+			continue;
+		if (rt_kp_is_ret(tk))
+			rps[nrp++] = &tk->rp;
+		else
+			kps[nk++] = &tk->rp.kp;
+		tk->registered = false;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nrp)
+		unregister_kretprobes(rps, nrp);
+	mutex_unlock(&rt_kp_arm_lock);
+	list_for_each_entry_safe(tk, n, &rt_kprobes, list) {
+		list_del(&tk->list);
+		rt_kp_free(tk);
+	}
+out:
 	kvfree(rps);
 	kvfree(kps);
 	kvfree(evs);
-	kvfree(tks);
 	return ret;
 }
 
