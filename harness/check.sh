@@ -172,18 +172,18 @@ guest_judge single-a "$lane_a"
 guest_judge single-b "$lane_b"
 set -e
 
-# 400 live-patching toggles on the normal kernel (at most 150 s of them,
-# and 150 s of all-function toggles, once 50 and 3 are done), fewer under
+# 400 live-patching toggles on the normal kernel (at most 100 s of them,
+# and 100 s of all-function toggles, once 50 and 3 are done), fewer under
 # KASAN (100 s each); then every function traced on
 # every CPU for a minute (30 s under KASAN).
 toggles=$([ "$flavour" = debug ] && echo 120 || echo 400)
-togglesecs=$([ "$flavour" = debug ] && echo 100 || echo 150)
+togglesecs=100
 allsecs=$([ "$flavour" = debug ] && echo 30 || echo 60)
 # 4 tracer switches a round: 50 rounds are the 200 switches asked for.
 gswitch=$([ "$flavour" = debug ] && echo 4 || echo 50)
-# ... for at most 150 s once 3 rounds are done (a switch patches every
+# ... for at most 100 s once 3 rounds are done (a switch patches every
 # function: seconds under MTTCG).
-graphsecs=150
+graphsecs=100
 # 55latency/switch_stress stays in the single boots: under MTTCG its
 # static key flips hung the guest (see retrace-latency.txt, Limits).
 # 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
