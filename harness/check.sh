@@ -204,7 +204,7 @@ set -e
 
 # The last boots, in two lanes again.  Lane 1 (normal kernel only):
 # upstream's ftracetest (harness/conformance.sh); every case
-# tools/testing/selftests/ftrace/conformance.txt records as passing
+# tools/testing/selftests/ftrace/retrace/conformance.txt records as passing
 # must still pass.
 # Lane 2: kmemtrace.enable=yes, records from early boot, checked by
 # 70kmemtrace/boot (which skips in the boots above), then 90lockdown/

@@ -2,7 +2,7 @@
 # make conformance: boot the normal kernel (TCG single, -smp 4) and run
 # upstream's ftracetest, from the kernel tree retrace was built on,
 # against it; then hold the result against the record checked into the
-# tree, tools/testing/selftests/ftrace/conformance.txt.
+# tree, tools/testing/selftests/ftrace/retrace/conformance.txt.
 #
 # The record has one line per case: RESULT, the case's file under
 # ftracetest's test.d (with " (instance)" for its run inside a trace
@@ -25,7 +25,7 @@ set -e
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/judge.sh"
 
-RECORD=$TOP/tools/testing/selftests/ftrace/conformance.txt
+RECORD=$TOP/tools/testing/selftests/ftrace/retrace/conformance.txt
 RES=$BUILD/conformance
 log=$RES/console.log
 mkdir -p "$RES"

@@ -20,10 +20,10 @@ cp "$BB" "$ROOT/bin/busybox"
 for a in $("$BB" --list); do
 	[ -e "$ROOT/bin/$a" ] || ln -s busybox "$ROOT/bin/$a"
 done
-cp -a "$TOP/tools/testing/selftests/ftrace" "$ROOT/selftests"
+cp -a "$TOP/tools/testing/selftests/ftrace/retrace" "$ROOT/selftests"
 for h in rtio rtbench; do
 	gcc -static -O2 -Wall -o "$ROOT/selftests/helpers/$h" \
-		"$TOP/tools/testing/selftests/ftrace/helpers/$h.c"
+		"$TOP/tools/testing/selftests/ftrace/retrace/helpers/$h.c"
 done
 # The kmemtrace reader (tools/kmemtrace), static like the helpers.
 make -s -C "$TOP/tools/kmemtrace" O="$ROOT/bin" >/dev/null
