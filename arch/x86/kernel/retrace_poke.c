@@ -135,4 +135,3 @@ void notrace retrace_poke_retire(struct retrace_poke *p)
 	while (atomic_read(&p->refs))
 		cpu_relax();
 }
-

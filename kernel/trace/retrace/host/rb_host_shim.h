@@ -24,8 +24,6 @@
 
 #define PAGE_SIZE	4096UL
 #define notrace
-#undef __always_inline
-#define __always_inline	inline __attribute__((always_inline))
 #define ____cacheline_aligned_in_smp __attribute__((aligned(64)))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

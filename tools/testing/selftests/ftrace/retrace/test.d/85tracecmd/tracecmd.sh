@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Helpers for the test.d/85tracecmd tests (not a test: the runner only
 # runs *.tc).  Each test sources this after test.d/functions:
 #
