@@ -12,6 +12,9 @@
 #                       the KASAN + lockdep kernel, multi-threaded TCG
 #                       (SOAK_KERNEL=normal: on the normal kernel)
 #   make bench          retrace vs upstream 6.12 tracing, QEMU -icount figures
+#   make series         build/series/: retrace as a git-am-able patch series
+#   make series-check   the series applies, is the harness's tree, is
+#                       checkpatch-clean, and the kernel builds after each patch
 #
 # KSRC=/path/to/linux-6.12 uses that tree instead of Debian's tarball.
 
@@ -19,7 +22,7 @@ export KSRC DEBUG
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all kernel tools check conformance run bench host-test fuzz soak initramfs clean distclean
+.PHONY: all kernel tools check conformance run bench host-test fuzz soak initramfs series series-check clean distclean
 
 all: kernel tools
 
@@ -53,6 +56,12 @@ host-test:
 
 bench:
 	@$(H)/bench.sh
+
+series:
+	@$(H)/deps.sh && $(H)/series.py gen
+
+series-check:
+	@$(H)/deps.sh && $(H)/series.py gen && $(H)/series.py check && $(H)/series.py bisect
 
 fuzz:
 	@mkdir -p build/host && $(MAKE) -s -C kernel/trace/retrace/host O=$(CURDIR)/build/host fuzz \

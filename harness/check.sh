@@ -89,6 +89,31 @@ fi
 "$TOP/harness/kernel.sh"
 "$TOP/harness/initramfs.sh"
 
+# The patch series (make series): it generates, git am applies it to
+# the pristine tree, the result is the tree just built, and checkpatch
+# --strict finds no errors.  Host-side, with the host tests; the build
+# after every patch is make series-check's.
+if [ "${CHECK_HOST:-1}" != 0 ]; then
+	step "patch series: make series, git am, identity, checkpatch --strict"
+	set +e
+	"$TOP/harness/series.py" gen >"$RES/series.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && "$TOP/harness/series.py" check >>"$RES/series.log" 2>&1
+	if [ $rc != 0 ]; then
+		echo "[FAIL] series/gen:"; tail -n 20 "$RES/series.log"; record series/gen FAIL
+	fi
+	while read -r st name rest; do
+		case $st in
+		'[PASS]') record "$name" PASS; echo "$st $name $rest" ;;
+		'[FAIL]') record "$name" FAIL; echo "$st $name $rest"
+			grep '^  ' "$RES/series.log" | head -n 20 ;;
+		esac
+	done < <(grep -E '^\[(PASS|FAIL)\] series/' "$RES/series.log")
+	[ $rc != 0 ] || grep -q '^\[PASS\] series/checkpatch' "$RES/series.log" ||
+		grep -q '^\[FAIL\] series/' "$RES/series.log" || { echo "[FAIL] series/check (no result)"; record series/check FAIL; }
+	set -e
+fi
+
 # 3. Selftests in the guest.
 #
 # "single" boots use -accel tcg,thread=single: QEMU's multi-threaded TCG
