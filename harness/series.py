@@ -537,10 +537,26 @@ CHECKPATCH_REASONS = {
 }
 
 
+def patch_files():
+    """The series' patches in build/series/, in order, without the cover letter."""
+    return sorted(os.path.join(OUT, f) for f in os.listdir(OUT)
+                  if f.endswith('.patch') and not f.startswith('0000-'))
+
+
+def git_am(tree, files):
+    """git am @files in @tree, refusing whitespace errors: (ok, output)."""
+    r = subprocess.run(['git', 'am', '-q', '--whitespace=error-all'] + files, cwd=tree,
+                       env=dict(os.environ, **ident()), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode:
+        print(r.stdout[-2000:])
+    return r.returncode == 0
+
+
 def checkpatch():
     """checkpatch --strict on every patch: [(patch, kind, type, line)]."""
     cp = os.path.join(BASE, 'scripts', 'checkpatch.pl')
-    files = sorted(f for f in os.listdir(OUT) if f.endswith('.patch') and not f.startswith('0000-'))
+    files = [os.path.basename(f) for f in patch_files()]
     procs = []
     results = []
     # Two at a time: the big patches take most of a minute each.
@@ -680,7 +696,7 @@ under it default to y."""
 
 def check():
     patches, kp = load()
-    files = sorted(f for f in os.listdir(OUT) if f.endswith('.patch') and not f.startswith('0000-'))
+    files = patch_files()
     if len(files) != len(patches):
         die('%d patches in %s, %d in the manifest: run make series' % (len(files), OUT, len(patches)))
     # 1. git am on a fresh clone of the pristine tree.
@@ -688,15 +704,9 @@ def check():
     shutil.rmtree(tmp, ignore_errors=True)
     git('clone', '-q', '--no-checkout', BASE, tmp, cwd=BUILD)
     git('checkout', '-q', '-b', 'am', 'base', cwd=tmp)
-    r = subprocess.run(['git', 'am', '-q', '--whitespace=error-all'] +
-                       [os.path.join(OUT, f) for f in files], cwd=tmp,
-                       env=dict(os.environ, **ident()), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
+    ok = git_am(tmp, files)
     print('[%s] series/git-am (%d patches on a fresh clone of the pristine tree)' %
-          ('PASS' if r.returncode == 0 else 'FAIL', len(files)))
-    ok = r.returncode == 0
-    if not ok:
-        print(r.stdout[-2000:])
+          ('PASS' if ok else 'FAIL', len(files)))
     # 2. byte for byte the harness's tree.
     if ok:
         bad = identity(tmp, kp)
@@ -754,21 +764,17 @@ def bisect():
     log = os.path.join(BUILD, 'series-bisect.log')
     tmp = os.path.join(BUILD, 'series-full')
     obj = os.path.join(BUILD, 'obj-series')
-    files = sorted(os.path.join(OUT, f) for f in os.listdir(OUT)
-                   if f.endswith('.patch') and not f.startswith('0000-'))
+    files = patch_files()
     if not files:
         die('no series: run make series')
     # git am on a fresh repository of the whole pristine tree.
     t = time.time()
     step('series: the whole pristine tree as a git repository in %s' % tmp)
     pristine_tree(tmp)
-    r = subprocess.run(['git', 'am', '-q', '--whitespace=error-all'] + files, cwd=tmp,
-                       env=dict(os.environ, **ident()), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
+    ok = git_am(tmp, files)
     print('[%s] series/git-am-full (%d patches on the whole pristine tree, %ds)' %
-          ('PASS' if r.returncode == 0 else 'FAIL', len(files), time.time() - t), flush=True)
-    if r.returncode:
-        print(r.stdout[-2000:])
+          ('PASS' if ok else 'FAIL', len(files), time.time() - t), flush=True)
+    if not ok:
         return 1
     commits = git('rev-list', '--reverse', 'base..HEAD', cwd=tmp).split()
     frag = [os.path.join(TOP, 'harness', 'config', 'retrace.config')]
