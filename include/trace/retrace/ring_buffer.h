@@ -82,6 +82,7 @@ void rt_buffer_reset(struct rt_buffer *buf);
 int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock);
 unsigned int rt_buffer_clock(struct rt_buffer *buf);
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu);
+int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b);
 unsigned long rt_buffer_size(struct rt_buffer *buf);
 unsigned long rt_buffer_size_cpu(struct rt_buffer *buf, int cpu);
 

@@ -729,6 +729,52 @@ static void t_swap_cpu(void)
 }
 
 /*
+ * rt_buffer_swap: every CPU's ring changes buffers at once; one ring
+ * of another size refuses the whole swap and moves nothing.
+ */
+static void t_swap_all(void)
+{
+	struct rt_buffer *live, *snap;
+	int cpu;
+
+	nr_cpu_ids = 2;
+	live = rt_buffer_alloc(16384, true);
+	snap = rt_buffer_alloc(16384, true);
+	CHECK(live && snap, "alloc");
+	for (cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		put(live, 100 + cpu, 8);
+		put(snap, 300 + cpu, 8);
+	}
+	CHECK(rt_buffer_resize_cpu(snap, 1, 8192) == 0, "shrink snap cpu1");
+	host_cpu = 1;
+	put(snap, 301, 8);
+	CHECK(rt_buffer_swap(live, snap) == -EINVAL, "one ring differs");
+	CHECK(rt_buffer_swap(live, live) == -EINVAL, "same buffer");
+	CHECK(rt_buffer_consume(live, 0, &rec) == 0 && check_rec(&rec, 100, 8), "refused: cpu0 stays");
+	CHECK(rt_buffer_consume(snap, 1, &rec) == 0 && check_rec(&rec, 301, 8), "refused: cpu1 stays");
+	put(live, 201, 8);
+	CHECK(rt_buffer_resize_cpu(snap, 1, 16384) == 0, "regrow snap cpu1");
+	CHECK(rt_buffer_swap(live, snap) == 0, "swap");
+	CHECK(rt_buffer_consume(snap, 1, &rec) == 0 && check_rec(&rec, 101, 8), "snap cpu1 first");
+	CHECK(rt_buffer_consume(snap, 1, &rec) == 0 && check_rec(&rec, 201, 8), "snap cpu1 second");
+	CHECK(rt_buffer_empty_cpu(snap, 0), "snap cpu0: live's was consumed");
+	CHECK(rt_buffer_consume(live, 0, &rec) == 0 && check_rec(&rec, 300, 8), "live cpu0 got snap's");
+	CHECK(rt_buffer_empty_cpu(live, 1), "live cpu1: snap's resized ring is empty");
+	for (cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		put(live, 400 + cpu, 8);
+		CHECK(rt_buffer_consume(live, cpu, &rec) == 0 && check_rec(&rec, 400 + cpu, 8),
+		      "live writes after, cpu %d", cpu);
+		CHECK(invariant(live, cpu) && invariant(snap, cpu), "invariant cpu %d", cpu);
+	}
+	host_cpu = 0;
+	rt_buffer_free(live);
+	rt_buffer_free(snap);
+	nr_cpu_ids = 1;
+}
+
+/*
  * Model test: one writer thread (with simulated nested interrupts) and
  * a concurrent consumer and iterator.  Every record carries a sequence
  * number and checksum; the consumer must see strictly increasing,
@@ -888,6 +934,7 @@ int main(void)
 	run("rb_iterator", t_iterator);
 	run("rb_multi_cpu", t_multi_cpu);
 	run("rb_swap_cpu", t_swap_cpu);
+	run("rb_swap_all", t_swap_all);
 	run("rb_resize_cpu", t_resize_cpu);
 	run("rb_model_overwrite", t_model_overwrite);
 	run("rb_model_drop", t_model_drop);

@@ -486,6 +486,53 @@ unsigned int rt_buffer_clock(struct rt_buffer *buf)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_clock);
 
+/*
+ * Exchange @only's ring (every CPU's when @only < 0) between @a and @b,
+ * after checking that every ring to move has its partner's size, so
+ * that either all of them change places or none does.  One wait for
+ * the writers in flight covers every CPU.
+ */
+static int rb_swap(struct rt_buffer *a, struct rt_buffer *b, int only)
+{
+	struct rb_cpu *c;
+	int cpu, ret = 0;
+
+	if (a == b)
+		return -EINVAL;
+	rt_buffer_record_disable(a);
+	rt_buffer_record_disable(b);
+	rt_wait_preempt_readers();
+	down_write(&a->readers);
+	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
+	for_each_possible_cpu(cpu) {
+		if (only >= 0 && cpu != only)
+			continue;
+		if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	for_each_possible_cpu(cpu) {
+		if (only >= 0 && cpu != only)
+			continue;
+		c = a->cpus[cpu];
+		a->cpus[cpu] = b->cpus[cpu];
+		b->cpus[cpu] = c;
+		/* Each ring's losses so far belong to its old place. */
+		rb_cpu_new_epoch(a->cpus[cpu]);
+		rb_cpu_new_epoch(b->cpus[cpu]);
+	}
+	/* Equal rings moved: each buffer's common size (nr_pages) holds. */
+	a->generation++;
+	b->generation++;
+out:
+	up_write(&b->readers);
+	up_write(&a->readers);
+	rt_buffer_record_enable(b);
+	rt_buffer_record_enable(a);
+	return ret;
+}
+
 /**
  * rt_buffer_swap_cpu - exchange one CPU's ring between two buffers
  * @a: a buffer
@@ -504,37 +551,29 @@ EXPORT_SYMBOL_GPL(rt_buffer_clock);
  */
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 {
-	struct rb_cpu *c;
-
-	int ret = 0;
-
-	if (a == b)
-		return -EINVAL;
-	rt_buffer_record_disable(a);
-	rt_buffer_record_disable(b);
-	rt_wait_preempt_readers();
-	down_write(&a->readers);
-	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
-	if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
-		ret = -EINVAL;
-		goto out;
-	}
-	c = a->cpus[cpu];
-	a->cpus[cpu] = b->cpus[cpu];
-	b->cpus[cpu] = c;
-	/* Each ring's losses so far belong to its old place. */
-	rb_cpu_new_epoch(a->cpus[cpu]);
-	rb_cpu_new_epoch(b->cpus[cpu]);
-	a->generation++;
-	b->generation++;
-out:
-	up_write(&b->readers);
-	up_write(&a->readers);
-	rt_buffer_record_enable(b);
-	rt_buffer_record_enable(a);
-	return ret;
+	return rb_swap(a, b, cpu);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
+
+/**
+ * rt_buffer_swap - exchange every CPU's ring between two buffers
+ * @a: a buffer
+ * @b: another buffer, each of whose rings has the size of @a's
+ *
+ * rt_buffer_swap_cpu() for all CPUs at once, with one wait for the
+ * writers in flight: no record is written while the rings change
+ * places, so the two buffers split the records at one point in time.
+ * This is how the snapshot file takes a snapshot (core/snapshot.c).
+ * May sleep.
+ *
+ * Return: 0, or -EINVAL (nothing moved) if any two rings differ in
+ * size.
+ */
+int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
+{
+	return rb_swap(a, b, -1);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_swap);
 
 /*
  * Give @only's ring (every CPU's when @only < 0) @nr pages.  All new
