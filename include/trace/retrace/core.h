@@ -101,7 +101,11 @@ enum rt_option {
  *               reservation came from even if @buffer is swapped in
  *               between.  Written under rt_trace_lock.
  * @max_buffer:  the snapshot of the largest latency seen, swapped with
- *               @buffer by latency tracers; NULL until one needs it
+ *               @buffer by latency tracers, or the snapshot file's
+ *               buffer; NULL until one needs it, then kept until the
+ *               instance goes (open readers may walk it)
+ * @snapshot:    the snapshot file's buffer is allocated (core/snapshot.c);
+ *               under rt_trace_lock
  * @options:     trace_options bits (RT_OPT_*), written under
  *               rt_trace_lock, read locklessly by the printers
  * @tracer_opts: a copy of the current tracer's @opts_state, for the
@@ -126,6 +130,7 @@ enum rt_option {
 struct rt_instance {
 	struct rt_buffer	*buffer;
 	struct rt_buffer	*max_buffer;
+	bool			snapshot;
 	unsigned long		options;
 	unsigned long		tracer_opts;
 	cpumask_var_t		cpumask;

@@ -241,10 +241,13 @@ void rt_reset_all_buffers(void)
 		memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 		mutex_unlock(&rt_max_lock);
 	}
-	/* Instances have no latency tracer, so no snapshot. */
+	/* Instances have no latency tracer, but may have a snapshot. */
 	mutex_lock(&rt_instances_lock);
-	list_for_each_entry(tr, &rt_instances, list)
+	list_for_each_entry(tr, &rt_instances, list) {
 		rt_buffer_reset(tr->buffer);
+		if (READ_ONCE(tr->max_buffer))
+			rt_buffer_reset(READ_ONCE(tr->max_buffer));
+	}
 	mutex_unlock(&rt_instances_lock);
 }
 EXPORT_SYMBOL_GPL(rt_reset_all_buffers);

@@ -126,6 +126,8 @@ static void rt_instance_free(struct rt_instance *tr)
 	/* A trace_marker write may have left a wakeup queued. */
 	irq_work_sync(&tr->pipe_work);
 	rt_buffer_free(tr->buffer);
+	if (tr->max_buffer)
+		rt_buffer_free(tr->max_buffer);
 	free_cpumask_var(tr->cpumask);
 	kfree(tr->name);
 	kfree(tr);
@@ -183,6 +185,7 @@ void rt_instance_create_files(struct rt_instance *tr)
 {
 	rt_create_control_files(tr);
 	rt_create_trace_files(tr);
+	rt_create_snapshot_files(tr);
 	rt_create_print_files(tr);
 	rt_create_clock_files(tr);
 	rt_create_options_dir(tr);

@@ -24,7 +24,8 @@ void rt_tracer_print_header(struct rt_instance *tr, struct seq_buf *s);
 int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
 			const struct rt_rb_record *rec, u64 first_ts,
 			u64 next_ts, struct rt_reader *reader);
-void rt_print_header(struct rt_instance *tr, struct seq_buf *s);
+void rt_print_header(struct rt_instance *tr, struct rt_buffer *counted,
+		     struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
 
@@ -33,6 +34,7 @@ extern struct rt_max_info rt_max_shown;
 void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
 		   u64 *entries);
 unsigned long rt_max_failed_swaps(void);
+int rt_max_buffer_fit(struct rt_instance *tr);
 bool rt_tracer_uses_max(struct rt_instance *tr);
 void rt_clear_trace(struct rt_instance *tr);
 
@@ -87,6 +89,14 @@ RT_SEQ_FOPS_STRUCT(name, writer, name##_release)
 
 void rt_create_control_files(struct rt_instance *tr);
 void rt_create_trace_files(struct rt_instance *tr);
+/* trace_file.c's reader, for the snapshot file (snapshot.c). */
+int rt_snapshot_open(struct inode *inode, struct file *file);
+ssize_t rt_trace_read(struct file *file, char __user *ubuf, size_t cnt,
+		      loff_t *ppos);
+int rt_trace_release(struct inode *inode, struct file *file);
+void rt_snapshot_print_header(struct rt_instance *tr, struct rt_buffer *snap,
+			      struct seq_buf *m);
+void rt_create_snapshot_files(struct rt_instance *tr);
 void rt_create_print_files(struct rt_instance *tr);
 void rt_create_clock_files(struct rt_instance *tr);
 void rt_create_mount_points(void);

@@ -163,17 +163,6 @@ bool rt_max_report(struct rt_instance *tr, const struct rt_max_info *info)
 }
 EXPORT_SYMBOL_GPL(rt_max_report);
 
-/**
- * rt_max_prepare - give @tr a max buffer the size of its live buffer
- * @tr: the instance
- *
- * Called by a latency tracer's init, under rt_trace_lock.  Forgets the
- * snapshot and sets tracing_max_latency to 0.  The max buffer, once
- * allocated, stays: readers may hold a ring that a swap moved between
- * the two buffers.
- *
- * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
- */
 static unsigned long rt_min_ring_size(struct rt_buffer *buf)
 {
 	unsigned long min = ULONG_MAX;
@@ -184,12 +173,70 @@ static unsigned long rt_min_ring_size(struct rt_buffer *buf)
 	return min;
 }
 
-int rt_max_prepare(struct rt_instance *tr)
+/**
+ * rt_max_buffer_fit - give @tr a max buffer whose rings match the live ones
+ * @tr: the instance
+ *
+ * Allocates the max buffer if there is none, and resizes each of its
+ * rings to the live ring of the same CPU; a resized ring loses its
+ * records.  Called under rt_trace_lock.  The max buffer, once
+ * allocated, stays until the instance goes: readers of "trace" and
+ * "snapshot" may walk it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rt_max_buffer_fit(struct rt_instance *tr)
 {
 	struct rt_buffer *max;
 	unsigned long size;
 	int ret = 0, cpu;
 
+	lockdep_assert_held(&rt_trace_lock);
+	if (!tr->max_buffer) {
+		/* The smallest ring's size: the loop below grows the others. */
+		max = rt_buffer_alloc(rt_min_ring_size(tr->buffer), true);
+		if (!max)
+			return -ENOMEM;
+		WRITE_ONCE(tr->max_buffer, max);
+	}
+	mutex_lock(&rt_max_lock);
+	/*
+	 * Each CPU's snapshot ring the size of its live ring (swaps): in
+	 * one resize while the live rings agree, else ring by ring.
+	 */
+	size = rt_buffer_size(tr->buffer);
+	if (size && rt_buffer_size(tr->max_buffer) != size) {
+		if (rt_max_swapped_at)
+			memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
+		ret = rt_buffer_resize(tr->max_buffer, size);
+	}
+	for_each_possible_cpu(cpu) {
+		if (ret)
+			break;
+		size = rt_buffer_size_cpu(tr->buffer, cpu);
+		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
+			continue;
+		/* A buffer_size_kb changed since. */
+		if (rt_max_swapped_at)
+			rt_max_swapped_at[cpu] = 0;
+		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
+	}
+	mutex_unlock(&rt_max_lock);
+	return ret;
+}
+
+/**
+ * rt_max_prepare - give @tr a max buffer the size of its live buffer
+ * @tr: the instance
+ *
+ * Called by a latency tracer's init, under rt_trace_lock.  Forgets the
+ * snapshot, the snapshot file's included, and sets tracing_max_latency
+ * to 0.
+ *
+ * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
+ */
+int rt_max_prepare(struct rt_instance *tr)
+{
 	lockdep_assert_held(&rt_trace_lock);
 	/*
 	 * Sections are timed, and the records they show chosen, with the
@@ -202,38 +249,14 @@ int rt_max_prepare(struct rt_instance *tr)
 		if (!rt_max_swapped_at)
 			return -ENOMEM;
 	}
-	if (!tr->max_buffer) {
-		/* The smallest ring's size: the loop below grows the others. */
-		max = rt_buffer_alloc(rt_min_ring_size(tr->buffer), true);
-		if (!max)
-			return -ENOMEM;
-		WRITE_ONCE(tr->max_buffer, max);
-	}
 	/* A new tracer starts from nothing, like "echo 0" and a clear. */
 	mutex_lock(&rt_max_lock);
 	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 	WRITE_ONCE(tr->max_latency, 0);
-	/*
-	 * Each CPU's snapshot ring the size of its live ring (swaps): in
-	 * one resize while the live rings agree, else ring by ring.
-	 */
-	size = rt_buffer_size(tr->buffer);
-	if (size && rt_buffer_size(tr->max_buffer) != size) {
-		memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
-		ret = rt_buffer_resize(tr->max_buffer, size);
-	}
-	for_each_possible_cpu(cpu) {
-		if (ret)
-			break;
-		size = rt_buffer_size_cpu(tr->buffer, cpu);
-		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
-			continue;
-		/* A buffer_size_kb changed since. */
-		rt_max_swapped_at[cpu] = 0;
-		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
-	}
 	mutex_unlock(&rt_max_lock);
-	return ret;
+	/* The buffer is the tracer's now: the snapshot file's is gone. */
+	tr->snapshot = false;
+	return rt_max_buffer_fit(tr);
 }
 EXPORT_SYMBOL_GPL(rt_max_prepare);
 

@@ -211,11 +211,6 @@ int rt_print_record_ctx(struct rt_instance *tr, struct seq_buf *s,
 	return ret;
 }
 
-/**
- * rt_print_header - the comment lines that open the trace file
- * @tr: the instance
- * @m: output
- */
 /* The kernel's preemption model, as the latency header names it. */
 static const char *rt_preempt_model(void)
 {
@@ -226,7 +221,15 @@ static const char *rt_preempt_model(void)
 	return "server";
 }
 
-void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
+/**
+ * rt_print_header - the comment lines that open the trace file
+ * @tr: the instance
+ * @counted: the buffer whose records the entries line counts: the live
+ *	one for "trace", the snapshot's for "snapshot"
+ * @m: output
+ */
+void rt_print_header(struct rt_instance *tr, struct rt_buffer *counted,
+		     struct seq_buf *m)
 {
 	u64 entries = 0, written = 0;
 	struct rt_max_info mx = {};
@@ -239,7 +242,7 @@ void rt_print_header(struct rt_instance *tr, struct seq_buf *m)
 	/* The current tracer may be a module's: hold it while we print. */
 	mutex_lock(&rt_trace_lock);
 	for_each_possible_cpu(cpu) {
-		rt_buffer_stats(tr->buffer, cpu, &st);
+		rt_buffer_stats(counted, cpu, &st);
 		entries += st.entries;
 		written += st.written;
 	}

@@ -56,6 +56,9 @@ static int rt_set_clock(struct rt_instance *tr, unsigned int clock)
 	if (rt_tracer_uses_max(tr))
 		return -EBUSY;
 	ret = rt_buffer_set_clock(tr->buffer, clock);
+	/* A snapshot's times would not compare with the new ones. */
+	if (!ret && tr->max_buffer)
+		ret = rt_buffer_set_clock(tr->max_buffer, clock);
 	if (!ret)
 		WRITE_ONCE(tr->clock, clock);
 	return ret;

@@ -6,7 +6,8 @@
  * non-consuming iterators, so it shows the same data every time; writes
  * to it (or opening it with O_TRUNC) clear the buffer.  "trace_pipe"
  * consumes, blocks while empty, honours O_NONBLOCK, and reads EOF once
- * current_tracer changes after it was opened.
+ * current_tracer changes after it was opened.  "snapshot" walks the
+ * snapshot buffer as "trace" walks the live one (core/snapshot.c).
  */
 #include <linux/tracefs.h>
 #include <linux/fs.h>
@@ -35,6 +36,8 @@ struct rt_reader {
 	int			also_cpu;	/* snapshot: where it began */
 	u64			ts_lo, ts_hi;	/* snapshot: its records */
 	bool			consume;
+	bool			snap;		/* the snapshot file */
+	struct rt_buffer	*snap_shown;	/* its header's, or NULL */
 	bool			header_done;
 	bool			started;
 	int			generation;
@@ -72,9 +75,36 @@ static void rt_reader_free(struct rt_reader *r)
 	kfree(r);
 }
 
-static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
+/*
+ * The snapshot file shows the snapshot buffer, or nothing when none is
+ * allocated; while a latency tracer is current, what "trace" shows.
+ * Return: true when it is the latter.
+ */
+static bool rt_reader_pick_snapshot(struct rt_reader *r)
+{
+	struct rt_instance *tr = r->tr;
+	bool latency;
+
+	mutex_lock(&rt_trace_lock);
+	latency = rt_tracer_uses_max(tr) && tr->max_buffer;
+	if (latency) {
+		r->snap_shown = tr->buffer;
+	} else if (tr->snapshot) {
+		r->buf = tr->max_buffer;
+		r->snap_shown = tr->max_buffer;
+	} else {
+		r->only_cpu = nr_cpu_ids;
+		r->also_cpu = nr_cpu_ids;
+	}
+	mutex_unlock(&rt_trace_lock);
+	return latency;
+}
+
+static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume,
+					 bool snap)
 {
 	struct rt_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	bool latency;
 	int cpu;
 
 	if (!r)
@@ -100,6 +130,7 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 	r->buf = tr->buffer;
 	r->only_cpu = -1;
 	r->also_cpu = -1;
+	r->snap = snap;
 	if (!consume) {
 		r->iters = kcalloc(nr_cpu_ids, sizeof(*r->iters), GFP_KERNEL);
 		if (!r->iters)
@@ -109,8 +140,10 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume)
 		 * the longest section, on its CPU, in the max buffer (none
 		 * before the first).  It is the one of the moment of open.
 		 */
+		latency = snap ? rt_reader_pick_snapshot(r) :
+				 rt_tracer_uses_max(tr);
 		mutex_lock(&rt_max_lock);
-		if (rt_tracer_uses_max(tr) && tr->max_buffer) {
+		if (latency && tr->max_buffer) {
 			r->buf = tr->max_buffer;
 			r->only_cpu = rt_max_shown.latency_ns ?
 				      rt_max_shown.cpu : nr_cpu_ids;
@@ -364,7 +397,7 @@ static bool rt_reader_next(struct rt_reader *r)
 }
 
 static int rt_trace_open_common(struct inode *inode, struct file *file,
-				bool consume)
+				bool consume, bool snap)
 {
 	struct rt_instance *tr = inode->i_private;
 	struct rt_reader *r;
@@ -374,12 +407,12 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 		ret = rt_instance_get(tr);
 	if (ret)
 		return ret;
-	if (!consume && (file->f_mode & FMODE_WRITE) &&
+	if (!consume && !snap && (file->f_mode & FMODE_WRITE) &&
 	    (file->f_flags & O_TRUNC))
 		rt_clear_trace(tr);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	r = rt_reader_alloc(tr, consume);
+	r = rt_reader_alloc(tr, consume, snap);
 	if (!r) {
 		rt_instance_put(tr);
 		return -ENOMEM;
@@ -390,15 +423,20 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 
 static int rt_trace_open(struct inode *inode, struct file *file)
 {
-	return rt_trace_open_common(inode, file, false);
+	return rt_trace_open_common(inode, file, false, false);
 }
 
 static int rt_pipe_open(struct inode *inode, struct file *file)
 {
-	return rt_trace_open_common(inode, file, true);
+	return rt_trace_open_common(inode, file, true, false);
 }
 
-static int rt_trace_release(struct inode *inode, struct file *file)
+int rt_snapshot_open(struct inode *inode, struct file *file)
+{
+	return rt_trace_open_common(inode, file, false, true);
+}
+
+int rt_trace_release(struct inode *inode, struct file *file)
 {
 	rt_reader_free(file->private_data);
 	/* Pinned since open: i_private is still the instance. */
@@ -470,8 +508,8 @@ static __poll_t rt_pipe_poll(struct file *file, poll_table *pt)
 	return ready ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
-static ssize_t rt_trace_read(struct file *file, char __user *ubuf,
-			     size_t cnt, loff_t *ppos)
+ssize_t rt_trace_read(struct file *file, char __user *ubuf, size_t cnt,
+		      loff_t *ppos)
 {
 	struct rt_reader *r = file->private_data;
 	ssize_t done = 0;
@@ -500,7 +538,11 @@ static ssize_t rt_trace_read(struct file *file, char __user *ubuf,
 		r->text_off = 0;
 		if (!r->header_done && !r->consume) {
 			r->header_done = true;
-			rt_print_header(r->tr, &r->text);
+			if (r->snap)
+				rt_snapshot_print_header(r->tr, r->snap_shown,
+							 &r->text);
+			else
+				rt_print_header(r->tr, r->tr->buffer, &r->text);
 			continue;
 		}
 		if (rt_reader_next(r))
