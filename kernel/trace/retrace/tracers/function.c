@@ -209,6 +209,8 @@ int rt_fn_sync(void)
 	WRITE_ONCE(rt_fn_on, (rt_fn_selected || rt_graph_selected) &&
 		   rt_ftrace_enabled);
 	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
+	/* The profiler follows the same filter and ftrace_enabled. */
+	rt_prof_sync(rt_ftrace_enabled);
 	return rt_callsite_update();
 }
 
@@ -550,6 +552,7 @@ static int __init rt_function_init(void)
 			    &rt_callsite_stats_fops);
 	rt_create_filter_files(dir);
 	tracefs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
+	rt_prof_create_files(dir);
 	register_sysctl("kernel", rt_fn_sysctls);
 	if (!rt_register_event_type(&rt_fn_event)) {
 		rt_fn_format.id = rt_fn_event.type;

@@ -51,6 +51,10 @@ unsigned int rt_fn_set_drop(struct rt_ipset **slot,
 			    bool (*gone)(unsigned long ip, void *arg),
 			    void *arg);
 
+/* function_profile.c: function_profile_enabled, trace_stat/functionN. */
+void rt_prof_sync(bool ftrace_enabled);
+void rt_prof_create_files(struct dentry *dir);
+
 /* function_filter.c */
 void rt_create_filter_files(struct dentry *dir);
 /* Which file: the i_private of set_ftrace_filter/notrace, set_graph_function. */
