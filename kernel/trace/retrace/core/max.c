@@ -176,6 +176,10 @@ static unsigned long rt_min_ring_size(struct rt_buffer *buf)
 /**
  * rt_max_buffer_fit - give @tr a max buffer whose rings match the live ones
  * @tr: the instance
+ * @latency: for a latency tracer (rt_max_prepare()): a resized ring also
+ *	forgets when a section's swap last moved it.  The snapshot file
+ *	passes false, since rt_max_swapped_at[] belongs to whichever
+ *	latency tracer may be running at the top level.
  *
  * Allocates the max buffer if there is none, and resizes each of its
  * rings to the live ring of the same CPU; a resized ring loses its
@@ -185,8 +189,9 @@ static unsigned long rt_min_ring_size(struct rt_buffer *buf)
  *
  * Return: 0 or -ENOMEM.
  */
-int rt_max_buffer_fit(struct rt_instance *tr)
+int rt_max_buffer_fit(struct rt_instance *tr, bool latency)
 {
+	u64 *swapped_at = latency ? rt_max_swapped_at : NULL;
 	struct rt_buffer *max;
 	unsigned long size;
 	int ret = 0, cpu;
@@ -206,8 +211,8 @@ int rt_max_buffer_fit(struct rt_instance *tr)
 	 */
 	size = rt_buffer_size(tr->buffer);
 	if (size && rt_buffer_size(tr->max_buffer) != size) {
-		if (rt_max_swapped_at)
-			memset(rt_max_swapped_at, 0, nr_cpu_ids * sizeof(u64));
+		if (swapped_at)
+			memset(swapped_at, 0, nr_cpu_ids * sizeof(u64));
 		ret = rt_buffer_resize(tr->max_buffer, size);
 	}
 	for_each_possible_cpu(cpu) {
@@ -217,8 +222,8 @@ int rt_max_buffer_fit(struct rt_instance *tr)
 		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
 			continue;
 		/* A buffer_size_kb changed since. */
-		if (rt_max_swapped_at)
-			rt_max_swapped_at[cpu] = 0;
+		if (swapped_at)
+			swapped_at[cpu] = 0;
 		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
 	}
 	mutex_unlock(&rt_max_lock);
@@ -230,8 +235,8 @@ int rt_max_buffer_fit(struct rt_instance *tr)
  * @tr: the instance
  *
  * Called by a latency tracer's init, under rt_trace_lock.  Forgets the
- * snapshot, the snapshot file's included, and sets tracing_max_latency
- * to 0.
+ * snapshot, the snapshot file's included (emptied), and sets
+ * tracing_max_latency to 0.
  *
  * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
  */
@@ -254,9 +259,18 @@ int rt_max_prepare(struct rt_instance *tr)
 	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
 	WRITE_ONCE(tr->max_latency, 0);
 	mutex_unlock(&rt_max_lock);
-	/* The buffer is the tracer's now: the snapshot file's is gone. */
+	/*
+	 * The buffer is the tracer's now: the snapshot file's snapshot is
+	 * gone (even if the tracer then fails to start), and its records
+	 * must not come back through the live rings a swap hands out.
+	 */
+	if (tr->snapshot && tr->max_buffer) {
+		mutex_lock(&rt_max_lock);
+		rt_buffer_reset(tr->max_buffer);
+		mutex_unlock(&rt_max_lock);
+	}
 	tr->snapshot = false;
-	return rt_max_buffer_fit(tr);
+	return rt_max_buffer_fit(tr, true);
 }
 EXPORT_SYMBOL_GPL(rt_max_prepare);
 

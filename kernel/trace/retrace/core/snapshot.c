@@ -27,7 +27,7 @@
 #include <linux/tracefs.h>
 #include "internal.h"
 
-/* What the rings shrink to when the snapshot is freed. */
+/* What the rings shrink to when freed: the ring buffer's least, 2 pages. */
 #define RT_SNAPSHOT_FREED_BYTES	PAGE_SIZE
 
 static void rt_snapshot_empty(struct rt_instance *tr)
@@ -42,7 +42,7 @@ static int rt_snapshot_take(struct rt_instance *tr)
 {
 	int ret;
 
-	ret = rt_max_buffer_fit(tr);
+	ret = rt_max_buffer_fit(tr, false);
 	if (ret)
 		return ret;
 	mutex_lock(&rt_max_lock);
