@@ -10,23 +10,27 @@
  *
  * Per CPU, a table with one record per function seen:
  *
- *   recs[0..nr)   the records, in order of first call: ip and hits
+ *   recs[0..nr)   the records, in order of first call: ip and hits; ip
+ *                 0 marks the record of a function whose module left
  *   heads[]       hash buckets: index + 1 of a chain's first record
  *   recs[i].next  index + 1 of the next record in the chain, 0 at its end
  *   nr            records in use; published with a release, after the
  *                 record it counts is filled in
  *   busy          set while this CPU's hit is inside the table
- *   missed        hits not counted: the table was full, or an NMI came
- *                 in while the table was busy
  *
  * Writers: only the CPU's own hits (rt_prof_hit()), with interrupts
  * off, so the one writer a table can meet on its CPU is an NMI, which
- * finds busy set and counts itself in missed.  Readers: trace_stat
- * opens, on any CPU, under rt_prof_lock; they read nr with an acquire
- * and then recs[0..nr), whose hits may go on growing (READ_ONCE), and
- * never follow chains.  Reset: only while profiling is off, under
- * rt_prof_lock, after rt_wait_preempt_readers() has waited out every
- * hit still inside a table (hits run with interrupts off).
+ * finds busy set and is not counted; nor is a call once the table is
+ * full (the call sites counted at start plus RT_PROF_SLACK).  The one
+ * other write is a module's unload (rt_prof_module_going(), under
+ * rt_callsite_lock), which sets the ip of that module's records to 0
+ * so that a module loaded later at the same address starts its own.
+ * Readers: trace_stat opens, on any CPU, under rt_prof_lock; they read
+ * nr with an acquire and then recs[0..nr), whose hits may go on
+ * growing (READ_ONCE), and never follow chains.  Reset: only while
+ * profiling is off, under rt_prof_lock and rt_callsite_lock, after
+ * rt_wait_preempt_readers() has waited out every hit still inside a
+ * table (hits run with interrupts off).
  */
 #include <linux/hash.h>
 #include <linux/kallsyms.h>
@@ -56,7 +60,6 @@ struct rt_prof_cpu {
 	u32			hash_bits;
 	u32			nr;
 	int			busy;
-	unsigned long		missed;
 };
 
 /* Records beyond the call sites counted at start, for modules loaded later. */
@@ -75,12 +78,14 @@ static void rt_prof_hit(unsigned long ip, unsigned long parent_ip,
 			bool check);
 static bool rt_prof_want_new_site(struct rt_cs_client *c, unsigned long ip);
 static void rt_prof_module_coming(struct rt_cs_client *c, struct module *mod);
+static void rt_prof_module_going(struct rt_cs_client *c, struct module *mod);
 
 static struct rt_cs_client rt_prof_client = {
 	.name		= "function_profile",
 	.func		= rt_prof_hit,
 	.want_new_site	= rt_prof_want_new_site,
 	.module_coming	= rt_prof_module_coming,
+	.module_going	= rt_prof_module_going,
 };
 
 /* This CPU's record of @ip, made if it has none; NULL if full. */
@@ -92,7 +97,7 @@ static struct rt_prof_rec *rt_prof_lookup(struct rt_prof_cpu *pc,
 
 	for (i = pc->heads[b]; i; i = r->next) {
 		r = &pc->recs[i - 1];
-		if (r->ip == ip)
+		if (READ_ONCE(r->ip) == ip)
 			return r;
 	}
 	i = pc->nr;
@@ -132,17 +137,13 @@ static void notrace rt_prof_hit(unsigned long ip, unsigned long parent_ip,
 	if (!READ_ONCE(rt_prof_on) || (check && !rt_fn_selects(ip)))
 		goto out;
 	pc = this_cpu_ptr(&rt_prof_cpus);
-	if (unlikely(pc->busy || !pc->recs)) {
-		WRITE_ONCE(pc->missed, pc->missed + 1);
+	if (unlikely(pc->busy || !pc->recs))
 		goto out;
-	}
 	pc->busy = 1;
 	barrier();
 	r = rt_prof_lookup(pc, ip);
 	if (r)
 		WRITE_ONCE(r->hits, r->hits + 1);
-	else
-		WRITE_ONCE(pc->missed, pc->missed + 1);
 	barrier();
 	pc->busy = 0;
 out:
@@ -177,6 +178,26 @@ static void rt_prof_module_coming(struct rt_cs_client *c, struct module *mod)
 	rt_callsite_walk_module(mod, rt_prof_want_module_site, NULL);
 }
 
+/* Under rt_callsite_lock, which resets take too: the tables stay. */
+static void rt_prof_module_going(struct rt_cs_client *c, struct module *mod)
+{
+	unsigned int i, nr;
+	int cpu;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	for_each_possible_cpu(cpu) {
+		struct rt_prof_cpu *pc = per_cpu_ptr(&rt_prof_cpus, cpu);
+
+		if (!pc->recs)
+			continue;
+		/* Pairs with the release in rt_prof_lookup(). */
+		nr = smp_load_acquire(&pc->nr);
+		for (i = 0; i < nr; i++)
+			if (within_module(READ_ONCE(pc->recs[i].ip), mod))
+				WRITE_ONCE(pc->recs[i].ip, 0);
+	}
+}
+
 /**
  * rt_prof_sync - re-derive the profiler's sites
  * @ftrace_enabled: kernel.ftrace_enabled
@@ -192,44 +213,64 @@ void rt_prof_sync(bool ftrace_enabled)
 	rt_cs_client_want_each(&rt_prof_client, rt_prof_want_site, NULL);
 }
 
-/* Give every CPU an empty table for @sites functions; profiling is off. */
+/* Tables allocated for a reset, before any CPU's is touched. */
+struct rt_prof_fresh {
+	struct rt_prof_rec	*recs;
+	u32			*heads;
+};
+
+/*
+ * Give every CPU an empty table for @sites functions; profiling is off.
+ * All the tables that must grow are allocated first: on failure every
+ * CPU keeps its counts.
+ */
 static int rt_prof_reset(unsigned int sites)
 {
 	u32 cap = sites + RT_PROF_SLACK;
 	u32 bits = ilog2(roundup_pow_of_two(max(cap / 4, 1024U)));
-	int cpu;
+	struct rt_prof_fresh *fresh;
+	int cpu, ret = 0;
 
 	lockdep_assert_held(&rt_prof_lock);
+	lockdep_assert_held(&rt_callsite_lock);
+	fresh = kcalloc(nr_cpu_ids, sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		if (per_cpu_ptr(&rt_prof_cpus, cpu)->cap >= cap)
+			continue;
+		fresh[cpu].heads = vzalloc_node(sizeof(u32) << bits,
+						cpu_to_node(cpu));
+		fresh[cpu].recs = vmalloc_node(array_size(cap, sizeof(struct rt_prof_rec)),
+					       cpu_to_node(cpu));
+		if (!fresh[cpu].heads || !fresh[cpu].recs) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
 	/* No hit is left inside a table: they run with interrupts off. */
 	rt_wait_preempt_readers();
 	for_each_possible_cpu(cpu) {
 		struct rt_prof_cpu *pc = per_cpu_ptr(&rt_prof_cpus, cpu);
 
-		if (pc->cap < cap) {
-			vfree(pc->recs);
-			vfree(pc->heads);
-			pc->recs = NULL;
-			pc->cap = 0;
-			pc->heads = vzalloc_node(sizeof(u32) << bits,
-						 cpu_to_node(cpu));
-			pc->recs = vmalloc_node(array_size(cap, sizeof(*pc->recs)),
-						cpu_to_node(cpu));
-			if (!pc->heads || !pc->recs) {
-				vfree(pc->heads);
-				vfree(pc->recs);
-				pc->heads = NULL;
-				pc->recs = NULL;
-				return -ENOMEM;
-			}
+		if (fresh[cpu].recs) {
+			swap(pc->recs, fresh[cpu].recs);
+			swap(pc->heads, fresh[cpu].heads);
 			pc->cap = cap;
 			pc->hash_bits = bits;
 		} else {
 			memset(pc->heads, 0, sizeof(u32) << pc->hash_bits);
 		}
 		pc->nr = 0;
-		pc->missed = 0;
 	}
-	return 0;
+out:
+	/* The old tables, or on failure the new ones. */
+	for_each_possible_cpu(cpu) {
+		vfree(fresh[cpu].recs);
+		vfree(fresh[cpu].heads);
+	}
+	kfree(fresh);
+	return ret;
 }
 
 static ssize_t rt_prof_enabled_read(struct file *file, char __user *ubuf,
@@ -246,7 +287,6 @@ static ssize_t rt_prof_enabled_write(struct file *file,
 				     loff_t *ppos)
 {
 	unsigned long val;
-	unsigned int sites;
 	int ret;
 
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
@@ -255,25 +295,23 @@ static ssize_t rt_prof_enabled_write(struct file *file,
 	if (val > 1)
 		return -EINVAL;
 	mutex_lock(&rt_prof_lock);
+	mutex_lock(&rt_callsite_lock);
 	if (val == rt_prof_wanted)
 		goto out;
+	/* From zero; a start that fails below has dropped the counts. */
 	if (val) {
-		mutex_lock(&rt_callsite_lock);
-		sites = rt_callsite_count();
-		mutex_unlock(&rt_callsite_lock);
-		ret = rt_prof_reset(sites);
+		ret = rt_prof_reset(rt_callsite_count());
 		if (ret)
 			goto out;
 	}
-	mutex_lock(&rt_callsite_lock);
 	rt_prof_wanted = val;
 	ret = rt_fn_sync();
 	if (ret && val) {
 		rt_prof_wanted = false;
 		rt_fn_sync();
 	}
-	mutex_unlock(&rt_callsite_lock);
 out:
+	mutex_unlock(&rt_callsite_lock);
 	mutex_unlock(&rt_prof_lock);
 	return ret ? ret : cnt;
 }
@@ -322,15 +360,21 @@ static struct rt_prof_view *rt_prof_view_take(int cpu)
 	nr = pc->recs ? smp_load_acquire(&pc->nr) : 0;
 	v = kvmalloc(struct_size(v, rows, nr), GFP_KERNEL);
 	if (v) {
+		/* Records of functions whose module left are not shown. */
+		v->nr = 0;
 		for (i = 0; i < nr; i++) {
-			v->rows[i].ip = pc->recs[i].ip;
-			v->rows[i].hits = READ_ONCE(pc->recs[i].hits);
+			unsigned long ip = READ_ONCE(pc->recs[i].ip);
+
+			if (!ip)
+				continue;
+			v->rows[v->nr].ip = ip;
+			v->rows[v->nr].hits = READ_ONCE(pc->recs[i].hits);
+			v->nr++;
 		}
-		v->nr = nr;
 	}
 	mutex_unlock(&rt_prof_lock);
 	if (v)
-		sort(v->rows, nr, sizeof(v->rows[0]), rt_prof_row_cmp, NULL);
+		sort(v->rows, v->nr, sizeof(v->rows[0]), rt_prof_row_cmp, NULL);
 	return v;
 }
 
