@@ -4,7 +4,9 @@
  * (ip, parent ip) for every site it wants, chosen by set_ftrace_filter
  * and set_ftrace_notrace (function_filter.c).  Also set_ftrace_pid and
  * the kernel.ftrace_enabled sysctl.  The traceon/traceoff commands are
- * a client of their own (function_probe.c).
+ * a client of their own (function_probe.c), and so are the function
+ * profiler, which follows this tracer's sets (function_profile.c), and
+ * the stack tracer, which has a set of its own (stack_tracer.c).
  */
 #include <linux/tracefs.h>
 #include <linux/kprobes.h>
@@ -188,6 +190,8 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 {
 	rt_fn_filter_gone += rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod);
 	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod);
+	WRITE_ONCE(rt_stack_filter_gone, rt_stack_filter_gone +
+		   rt_fn_set_drop(&rt_stack_filter, rt_fn_in_module, mod));
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
 	WRITE_ONCE(rt_graph_set_gone, rt_graph_set_gone +
 		   rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod));
@@ -211,6 +215,7 @@ int rt_fn_sync(void)
 	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
 	/* The profiler follows the same filter and ftrace_enabled. */
 	rt_prof_sync(rt_ftrace_enabled);
+	rt_stack_sync(rt_ftrace_enabled);
 	return rt_callsite_update();
 }
 
@@ -324,9 +329,13 @@ static struct rt_event_type rt_fn_event = {
 	.print_raw = rt_fn_print_raw,
 };
 
-/* kernel.ftrace_enabled: 0 turns the function tracer into a nop. */
-static int rt_ftrace_enabled_handler(const struct ctl_table *table, int write,
-				     void *buffer, size_t *lenp, loff_t *ppos)
+/*
+ * The handler of a 0/1 sysctl whose value the clients' sites follow:
+ * kernel.ftrace_enabled (0 turns the function tracer into a nop) and
+ * kernel.stack_tracer_enabled (stack_tracer.c).
+ */
+int rt_fn_sync_sysctl(const struct ctl_table *table, int write,
+		      void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int ret;
 
@@ -344,7 +353,7 @@ static struct ctl_table rt_fn_sysctls[] = {
 		.data		= &rt_ftrace_enabled,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= rt_ftrace_enabled_handler,
+		.proc_handler	= rt_fn_sync_sysctl,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -553,6 +562,7 @@ static int __init rt_function_init(void)
 	rt_create_filter_files(dir);
 	tracefs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
 	rt_prof_create_files(dir);
+	rt_stack_create_files(dir);
 	register_sysctl("kernel", rt_fn_sysctls);
 	if (!rt_register_event_type(&rt_fn_event)) {
 		rt_fn_format.id = rt_fn_event.type;

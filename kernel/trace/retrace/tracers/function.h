@@ -20,6 +20,9 @@ extern struct rt_cs_client rt_fn_client;
 extern struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
 extern unsigned int rt_fn_filter_gone;
 int rt_fn_sync(void);
+struct ctl_table;
+int rt_fn_sync_sysctl(const struct ctl_table *table, int write,
+		      void *buffer, size_t *lenp, loff_t *ppos);
 bool rt_fn_selects(unsigned long ip);
 /* Functions inside latency sections only (see function.c). */
 #define RT_FN_GATE_IRQS		1	/* open while interrupts are off */
@@ -55,10 +58,24 @@ unsigned int rt_fn_set_drop(struct rt_ipset **slot,
 void rt_prof_sync(bool ftrace_enabled);
 void rt_prof_create_files(struct dentry *dir);
 
+/*
+ * stack_tracer.c: stack_trace, stack_max_size, stack_trace_filter (its
+ * set, ipset.h protocol, written under rt_callsite_lock; _gone as
+ * rt_fn_filter_gone) and kernel.stack_tracer_enabled.
+ */
+extern struct rt_ipset *rt_stack_filter;
+extern unsigned int rt_stack_filter_gone;
+void rt_stack_sync(bool ftrace_enabled);
+void rt_stack_create_files(struct dentry *dir);
+
 /* function_filter.c */
 void rt_create_filter_files(struct dentry *dir);
-/* Which file: the i_private of set_ftrace_filter/notrace, set_graph_function. */
-enum { RT_FF_FILTER = 1, RT_FF_NOTRACE, RT_FF_GRAPH };
+/*
+ * Which file: the i_private of set_ftrace_filter/notrace,
+ * set_graph_function, stack_trace_filter.
+ */
+enum { RT_FF_FILTER = 1, RT_FF_NOTRACE, RT_FF_GRAPH, RT_FF_STACK };
+void rt_create_stack_filter_file(struct dentry *dir);
 struct rt_ipset **rt_ff_slot(unsigned long flag);
 
 /* function_filter_mod.c: ":mod:" patterns waiting for their module. */

@@ -136,6 +136,8 @@ struct rt_ipset **rt_ff_slot(unsigned long flag)
 {
 	if (flag == RT_FF_GRAPH)
 		return &rt_graph_set;
+	if (flag == RT_FF_STACK)
+		return &rt_stack_filter;
 	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
 }
 
@@ -146,6 +148,8 @@ static unsigned int rt_ff_gone(unsigned long flag)
 	if (flag == RT_FF_GRAPH)
 		return rt_graph_set_gone;
 #endif
+	if (flag == RT_FF_STACK)
+		return rt_stack_filter_gone;
 	return flag == RT_FF_FILTER ? rt_fn_filter_gone : 0;
 }
 
@@ -302,6 +306,8 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 			rt_fn_filter_gone = waiting;
 		if (st->flag == RT_FF_GRAPH)
 			WRITE_ONCE(rt_graph_set_gone, waiting);
+		if (st->flag == RT_FF_STACK)
+			WRITE_ONCE(rt_stack_filter_gone, waiting);
 		st->trunc = false;
 		ret = rt_fn_sync();
 	} else if (w.probes) {
@@ -488,4 +494,11 @@ void __init rt_create_filter_files(struct dentry *dir)
 	tracefs_create_file("set_graph_function", 0644, dir,
 			    (void *)RT_FF_GRAPH, &rt_ff_fops);
 #endif
+}
+
+/* stack_trace_filter: the stack tracer's set, written like the others. */
+void __init rt_create_stack_filter_file(struct dentry *dir)
+{
+	tracefs_create_file("stack_trace_filter", 0644, dir,
+			    (void *)RT_FF_STACK, &rt_ff_fops);
 }

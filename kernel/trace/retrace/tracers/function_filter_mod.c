@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ":mod:" patterns of set_ftrace_filter, set_ftrace_notrace and
- * set_graph_function that name a module with no call site in the table
+ * ":mod:" patterns of set_ftrace_filter, set_ftrace_notrace,
+ * set_graph_function and stack_trace_filter that name a module with no call site in the table
  * (not loaded yet): they wait here, and apply when the module arrives,
  * before any of its code runs, so the functions its init calls are
  * traced from the start (__init functions themselves never are).
@@ -211,7 +211,7 @@ static bool rt_ff_arrival_publish(struct rt_ff_arrival *a)
 void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod)
 {
 	static const unsigned long flags[] = {
-		RT_FF_FILTER, RT_FF_NOTRACE, RT_FF_GRAPH
+		RT_FF_FILTER, RT_FF_NOTRACE, RT_FF_GRAPH, RT_FF_STACK
 	};
 	struct rt_ff_arrival a = { .mod = mod };
 	struct rt_ff_pending *p, *tmp;
