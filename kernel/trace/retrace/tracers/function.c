@@ -188,13 +188,12 @@ static bool rt_fn_in_module(unsigned long ip, void *mod)
 
 static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 {
-	rt_fn_filter_gone += rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod);
-	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod);
-	WRITE_ONCE(rt_stack_filter_gone, rt_stack_filter_gone +
-		   rt_fn_set_drop(&rt_stack_filter, rt_fn_in_module, mod));
+	rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod, &rt_fn_filter_gone);
+	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod, NULL);
+	rt_fn_set_drop(&rt_stack_filter, rt_fn_in_module, mod,
+		       &rt_stack_filter_gone);
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-	WRITE_ONCE(rt_graph_set_gone, rt_graph_set_gone +
-		   rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod));
+	rt_fn_set_drop(&rt_graph_set, rt_fn_in_module, mod, &rt_graph_set_gone);
 #endif
 }
 
@@ -337,12 +336,19 @@ static struct rt_event_type rt_fn_event = {
 int rt_fn_sync_sysctl(const struct ctl_table *table, int write,
 		      void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int ret;
+	int *val = table->data, old, ret;
 
 	mutex_lock(&rt_callsite_lock);
+	old = *val;
 	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-	if (!ret && write)
+	if (!ret && write) {
 		ret = rt_fn_sync();
+		/* The sites could not follow: keep the old value. */
+		if (ret) {
+			*val = old;
+			rt_fn_sync();
+		}
+	}
 	mutex_unlock(&rt_callsite_lock);
 	return ret;
 }

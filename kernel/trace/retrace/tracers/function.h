@@ -50,9 +50,9 @@ static inline void rt_graph_entry(unsigned long ip, unsigned long *parent_slot,
 {
 }
 #endif
-unsigned int rt_fn_set_drop(struct rt_ipset **slot,
-			    bool (*gone)(unsigned long ip, void *arg),
-			    void *arg);
+void rt_fn_set_drop(struct rt_ipset **slot,
+		    bool (*gone)(unsigned long ip, void *arg), void *arg,
+		    unsigned int *count);
 
 /* function_profile.c: function_profile_enabled, trace_stat/functionN. */
 void rt_prof_sync(bool ftrace_enabled);

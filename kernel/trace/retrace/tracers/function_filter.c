@@ -141,16 +141,44 @@ struct rt_ipset **rt_ff_slot(unsigned long flag)
 	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
 }
 
-/* Entries of the set that left with their module (function.c). */
-static unsigned int rt_ff_gone(unsigned long flag)
+/*
+ * The count of the set's entries that left with their module, or still
+ * wait for it (function.c); NULL for notrace, which has none.
+ */
+static unsigned int *rt_ff_gone_slot(unsigned long flag)
 {
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
 	if (flag == RT_FF_GRAPH)
-		return rt_graph_set_gone;
+		return &rt_graph_set_gone;
 #endif
 	if (flag == RT_FF_STACK)
-		return rt_stack_filter_gone;
-	return flag == RT_FF_FILTER ? rt_fn_filter_gone : 0;
+		return &rt_stack_filter_gone;
+	return flag == RT_FF_FILTER ? &rt_fn_filter_gone : NULL;
+}
+
+static unsigned int rt_ff_gone(unsigned long flag)
+{
+	unsigned int *gone = rt_ff_gone_slot(flag);
+
+	return gone ? *gone : 0;
+}
+
+/*
+ * Publish a set and its gone count, under rt_callsite_lock.  A hit
+ * reads the set (acquire), then the count, and selects everything when
+ * it sees no set and a count of 0.  Raising the count before the set
+ * and lowering it after means a hit between the two sees at worst the
+ * stricter of the old and new selections, never "everything" that
+ * neither selects.
+ */
+static void rt_ff_publish(struct rt_ipset **slot, struct rt_ipset *next,
+			  unsigned int *gone, unsigned int count)
+{
+	if (gone && count > *gone)
+		WRITE_ONCE(*gone, count);
+	rt_ipset_publish(slot, next);
+	if (gone && count < *gone)
+		WRITE_ONCE(*gone, count);
 }
 
 static void rt_ff_match(unsigned long ip, unsigned int idx,
@@ -295,19 +323,13 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 			rt_callsite_for_each(rt_ff_store, &w, false);
 			rt_ipset_sort(w.next);
 		}
-		rt_ipset_publish(w.slot, w.next);
 		for (t = 0; t < w.ntok; t++)
 			if (!w.tok[t].hits && w.tok[t].neg)
 				rt_ff_pending_remove(st->flag, w.tok[t].glob,
 						     w.tok[t].mod, false);
 		/* Patterns still waiting for their module select nothing yet. */
 		waiting = rt_ff_pending_commit(st->flag, w.trunc, &added);
-		if (st->flag == RT_FF_FILTER)
-			rt_fn_filter_gone = waiting;
-		if (st->flag == RT_FF_GRAPH)
-			WRITE_ONCE(rt_graph_set_gone, waiting);
-		if (st->flag == RT_FF_STACK)
-			WRITE_ONCE(rt_stack_filter_gone, waiting);
+		rt_ff_publish(w.slot, w.next, rt_ff_gone_slot(st->flag), waiting);
 		st->trunc = false;
 		ret = rt_fn_sync();
 	} else if (w.probes) {
@@ -332,39 +354,38 @@ out:
 
 /**
  * rt_fn_set_drop - remove the addresses @gone picks from a set
- * @slot: rt_fn_filter or rt_fn_notrace
+ * @slot: rt_fn_filter, rt_fn_notrace, rt_graph_set or rt_stack_filter
  * @gone: predicate
  * @arg: passed to @gone
+ * @count: the set's gone count, raised by the number removed (before
+ *	the set is published, see rt_ff_publish()), or NULL
  *
  * Call with rt_callsite_lock held (a module leaving).
- *
- * Return: how many were removed.
  */
-unsigned int rt_fn_set_drop(struct rt_ipset **slot,
-			    bool (*gone)(unsigned long ip, void *arg),
-			    void *arg)
+void rt_fn_set_drop(struct rt_ipset **slot,
+		    bool (*gone)(unsigned long ip, void *arg), void *arg,
+		    unsigned int *count)
 {
 	struct rt_ipset *old = *slot, *next;
 	unsigned int i, n = 0;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	if (!old)
-		return 0;
+		return;
 	for (i = 0; i < old->nr; i++)
 		n += gone(old->ips[i], arg);
 	if (!n)
-		return 0;
+		return;
 	next = n < old->nr ? rt_ipset_alloc(old->nr - n) : NULL;
 	if (n < old->nr && !next)
-		return 0;	/* keeps stale addresses; harmless */
+		return;		/* keeps stale addresses; harmless */
 	if (next) {
 		next->nr = 0;
 		for (i = 0; i < old->nr; i++)
 			if (!gone(old->ips[i], arg))
 				next->ips[next->nr++] = old->ips[i];
 	}
-	rt_ipset_publish(slot, next);
-	return n;
+	rt_ff_publish(slot, next, count, count ? *count + n : 0);
 }
 
 static void rt_ff_show_one(unsigned long ip, unsigned int idx,

@@ -70,6 +70,8 @@ static DEFINE_PER_CPU(struct rt_prof_cpu, rt_prof_cpus);
 static DEFINE_MUTEX(rt_prof_lock);
 /* function_profile_enabled, under rt_prof_lock and rt_callsite_lock. */
 static bool rt_prof_wanted;
+/* The client has its id; under rt_callsite_lock. */
+static bool rt_prof_registered;
 /* Counting: wanted and ftrace_enabled; written by rt_prof_sync(). */
 static bool rt_prof_on;
 
@@ -209,6 +211,8 @@ static void rt_prof_module_going(struct rt_cs_client *c, struct module *mod)
 void rt_prof_sync(bool ftrace_enabled)
 {
 	lockdep_assert_held(&rt_callsite_lock);
+	if (!rt_prof_registered)
+		return;
 	WRITE_ONCE(rt_prof_on, rt_prof_wanted && ftrace_enabled);
 	rt_cs_client_want_each(&rt_prof_client, rt_prof_want_site, NULL);
 }
@@ -476,6 +480,9 @@ void __init rt_prof_create_files(struct dentry *dir)
 		pr_warn("function profiler: no call-site client left\n");
 		return;
 	}
+	mutex_lock(&rt_callsite_lock);
+	rt_prof_registered = true;
+	mutex_unlock(&rt_callsite_lock);
 	tracefs_create_file("function_profile_enabled", 0644, dir, NULL,
 			    &rt_prof_enabled_fops);
 	stat = tracefs_create_dir("trace_stat", dir);

@@ -8,17 +8,19 @@
  * stack_max_size it saves the chain, with each frame's depth, for
  * stack_trace to show.
  *
- * Only task stacks are measured: interrupts, softirqs and NMIs run on
- * stacks of their own here (x86_64), which the pointer check skips.
+ * Only the task's stack is measured.  On x86_64 most interrupts and
+ * softirqs, and NMIs, run on stacks of their own, which the pointer
+ * check skips; what runs on the task stack (an interrupt taken from
+ * user mode, some system vectors, exceptions) is measured with it.
  *
  * rt_stack_max (stack_max_size) is read with no lock by every hit, to
- * leave at once when the stack is no deeper than the max; a new max,
- * the saved chain and its depths are written under rt_stack_lock, an
- * arch spinlock taken with interrupts off (raw, so that no irq hook
- * runs inside a traced function's entry; lockdep never sees it), and
- * read under it by stack_trace and stack_max_size.  rt_stack_inside
- * keeps a CPU from measuring again from inside the unwinder, whose
- * functions are traced too.
+ * leave at once when the stack is no deeper than the max, and by
+ * stack_max_size's read; a new max, the saved chain and its depths are
+ * written under rt_stack_lock, an arch spinlock taken with interrupts
+ * off (raw, so that no irq hook runs inside a traced function's entry;
+ * lockdep never sees it), and the chain is read under it by
+ * stack_trace.  rt_stack_inside keeps a CPU from measuring again from
+ * inside the unwinder, whose functions are traced too.
  */
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -40,6 +42,7 @@ unsigned int rt_stack_filter_gone;
 
 static int rt_stack_enabled;		/* kernel.stack_tracer_enabled */
 static bool rt_stack_on;		/* enabled and ftrace_enabled */
+static bool rt_stack_registered;	/* the client has its id */
 
 static arch_spinlock_t rt_stack_lock =
 	(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
@@ -140,7 +143,8 @@ static void notrace rt_stack_hit(unsigned long ip, unsigned long parent_ip,
 {
 	unsigned long sp = current_stack_pointer, used, flags;
 
-	if (!READ_ONCE(rt_stack_on) || in_nmi())
+	/* The unwinder looks modules up under RCU, which must be watching. */
+	if (!READ_ONCE(rt_stack_on) || in_nmi() || !rcu_is_watching())
 		return;
 	if (!object_is_on_stack((void *)sp))
 		return;
@@ -186,6 +190,8 @@ static bool rt_stack_want_new_site(struct rt_cs_client *c, unsigned long ip)
 void rt_stack_sync(bool ftrace_enabled)
 {
 	lockdep_assert_held(&rt_callsite_lock);
+	if (!rt_stack_registered)
+		return;
 	WRITE_ONCE(rt_stack_on, rt_stack_enabled && ftrace_enabled);
 	rt_cs_client_want_each(&rt_stack_client, rt_stack_want_site, NULL);
 }
@@ -330,6 +336,9 @@ void __init rt_stack_create_files(struct dentry *dir)
 		pr_warn("stack tracer: no call-site client left\n");
 		return;
 	}
+	mutex_lock(&rt_callsite_lock);
+	rt_stack_registered = true;
+	mutex_unlock(&rt_callsite_lock);
 	tracefs_create_file("stack_max_size", 0644, dir, NULL,
 			    &rt_stack_max_fops);
 	tracefs_create_file("stack_trace", 0444, dir, NULL,
