@@ -79,14 +79,12 @@ static void rt_prof_hit(unsigned long ip, unsigned long parent_ip,
 			unsigned long *parent_slot, struct pt_regs *regs,
 			bool check);
 static bool rt_prof_want_new_site(struct rt_cs_client *c, unsigned long ip);
-static void rt_prof_module_coming(struct rt_cs_client *c, struct module *mod);
 static void rt_prof_module_going(struct rt_cs_client *c, struct module *mod);
 
 static struct rt_cs_client rt_prof_client = {
 	.name		= "function_profile",
 	.func		= rt_prof_hit,
 	.want_new_site	= rt_prof_want_new_site,
-	.module_coming	= rt_prof_module_coming,
 	.module_going	= rt_prof_module_going,
 };
 
@@ -158,26 +156,14 @@ static bool rt_prof_want_site(unsigned long ip, void *arg)
 	return rt_prof_on && rt_fn_selects(ip);
 }
 
+/*
+ * A module's sites at its load.  The ":mod:" patterns waiting for it
+ * apply in the function tracer's module_coming, which then runs
+ * rt_fn_sync() and so rt_prof_sync(): nothing more to do here.
+ */
 static bool rt_prof_want_new_site(struct rt_cs_client *c, unsigned long ip)
 {
 	return rt_prof_want_site(ip, NULL);
-}
-
-static void rt_prof_want_module_site(unsigned long ip, unsigned int idx,
-				     const char *name, const char *modname,
-				     void *arg)
-{
-	rt_cs_client_want(&rt_prof_client, ip, rt_prof_want_site(ip, NULL));
-}
-
-/*
- * A module's ":mod:" filter entries are applied by the function
- * tracer's module_coming, which runs first (it registered first):
- * follow the filter they leave.
- */
-static void rt_prof_module_coming(struct rt_cs_client *c, struct module *mod)
-{
-	rt_callsite_walk_module(mod, rt_prof_want_module_site, NULL);
 }
 
 /* Under rt_callsite_lock, which resets take too: the tables stay. */
@@ -467,8 +453,7 @@ static struct rt_readme_part rt_prof_readme = {
  * rt_prof_create_files - the profiler's files, and its client
  * @dir: the top level's tracing directory
  *
- * Called once by the function tracer's init, after its own client
- * registered (its module_coming must run first).
+ * Called once by the function tracer's init.
  */
 void __init rt_prof_create_files(struct dentry *dir)
 {
