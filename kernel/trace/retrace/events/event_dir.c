@@ -544,6 +544,7 @@ void rt_event_dir_free(struct rt_event_dir *edir)
 	tracefs_remove(edir->files[1]);
 	tracefs_remove(edir->files[2]);
 	tracefs_remove(edir->files[3]);
+	tracefs_remove(edir->files[4]);
 	tracefs_remove(edir->dir);
 	rt_event_pid_free(edir);
 	list_for_each_entry_safe(sd, sdt, &edir->systems, list) {

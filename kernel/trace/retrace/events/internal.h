@@ -20,15 +20,27 @@ struct rt_event_system {
 
 /* enable, id, format and filter. */
 #define RT_EVENT_NR_FILES	4
-/* events/enable, available_events, set_event, set_event_pid. */
-#define RT_EVENT_DIR_NR_FILES	4
+/*
+ * events/enable, available_events, set_event, set_event_pid,
+ * set_event_notrace_pid.
+ */
+#define RT_EVENT_DIR_NR_FILES	5
+
+/* The two PID lists of an instance's events (event_pid.c). */
+enum rt_pid_list {
+	RT_PID_TRACE,		/* set_event_pid: only these */
+	RT_PID_NOTRACE,		/* set_event_notrace_pid: never these */
+	RT_PID_LISTS,
+};
 
 /*
  * One instance's events: its events/ directory, set_event,
- * available_events and set_event_pid.  On rt_event_dirs (RCU: the
- * PID probes walk it), the top level's first.
+ * available_events, set_event_pid and set_event_notrace_pid.  On
+ * rt_event_dirs (RCU: the PID probes walk it), the top level's first.
  * @systems: its struct rt_event_sysdir, one per group with events
- * @pids, @pid_on: set_event_pid (event_pid.c)
+ * @pids: the PID lists' bitmaps, by enum rt_pid_list (event_pid.c)
+ * @pid_on: BIT(l) set while list l is on: one word, so the record
+ *	path tests both lists with a single load
  * @ftrace_dir: events/ftrace/ (ftrace_format.c), or NULL
  */
 struct rt_event_dir {
@@ -37,18 +49,26 @@ struct rt_event_dir {
 	struct dentry		*files[RT_EVENT_DIR_NR_FILES];
 	struct list_head	systems;
 	struct list_head	list;
-	unsigned long		*pids;
-	bool			pid_on;
+	unsigned long		*pids[RT_PID_LISTS];
+	unsigned int		pid_on;
 	struct dentry		*ftrace_dir;
 };
 
-/* Does set_event_pid let the current task's events into @edir? */
+/* Do the PID lists let the current task's events into @edir? */
 static __always_inline bool rt_event_pid_ok(const struct rt_event_dir *edir)
 {
-	/* Pairs with the release in rt_pid_apply(): the bitmap is there. */
-	if (likely(!smp_load_acquire(&edir->pid_on)))
+	/* Pairs with the release in rt_pid_apply(): on lists' bitmaps exist. */
+	unsigned int on = smp_load_acquire(&edir->pid_on);
+	int pid;
+
+	if (likely(!on))
 		return true;
-	return test_bit(current->pid, READ_ONCE(edir->pids));
+	pid = current->pid;
+	if ((on & BIT(RT_PID_TRACE)) &&
+	    !test_bit(pid, READ_ONCE(edir->pids[RT_PID_TRACE])))
+		return false;
+	return !((on & BIT(RT_PID_NOTRACE)) &&
+		 test_bit(pid, READ_ONCE(edir->pids[RT_PID_NOTRACE])));
 }
 
 /* events/<system>/ in one instance. @files: its struct rt_event_file */
