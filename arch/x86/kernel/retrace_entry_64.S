@@ -179,7 +179,8 @@ _ASM_NOKPROBE(retrace_regs_caller)
  * rt_ret_push() (kernel/trace/retrace/hooks/ret_stack.c) put this
  * address in the function's return-address slot, so its RET lands
  * here with %rsp just above that slot and the return value in
- * %rax:%rdx.  rt_ret_pop(sp) reports the return and gives back the
+ * %rax:%rdx.  rt_ret_pop(sp, %rax) reports the return (and its value)
+ * and gives back the
  * real address, which is reached through a RET of our own: a JMP
  * through a register would need an ENDBR there under IBT, and a
  * call/ret pair keeps the return stack buffer balanced.
@@ -195,6 +196,8 @@ SYM_CODE_START(retrace_graph_return)
 	/* Pad to 16 bytes for the C call. */
 	subq	$8, %rsp
 	leaq	32(%rsp), %rdi
+	/* The function has returned: %rsi is free to carry its value. */
+	movq	%rax, %rsi
 	call	rt_ret_pop
 	movq	%rax, %rdi
 	addq	$8, %rsp

@@ -66,12 +66,13 @@ struct rt_ret_stack {
 
 /*
  * The handler is called by rt_ret_pop() for each return, in the
- * returning function's context (task to NMI), with the frame and its
- * depth (index); the frame is released after the handler returns.  It
- * must not sleep, and must call nothing traceable before its
- * recursion guard.
+ * returning function's context (task to NMI), with the frame, its
+ * depth (index) and the function's return value (%rax); the frame is
+ * released after the handler returns.  It must not sleep, and must
+ * call nothing traceable before its recursion guard.
  */
-typedef void (*rt_ret_handler_t)(const struct rt_ret_frame *f, int depth);
+typedef void (*rt_ret_handler_t)(const struct rt_ret_frame *f, int depth,
+				 unsigned long retval);
 
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
 #include <linux/sched.h>
@@ -86,7 +87,7 @@ int rt_ret_stacks_alloc(void);
 void rt_ret_set_handler(rt_ret_handler_t fn);
 bool rt_ret_push(struct rt_ret_stack *st, unsigned long ip,
 		 unsigned long *slot, u64 calltime);
-unsigned long rt_ret_pop(unsigned long *sp);
+unsigned long rt_ret_pop(unsigned long *sp, unsigned long retval);
 unsigned long rt_ret_stats_full(void);
 unsigned long rt_ret_stats_tasks(void);
 unsigned long rt_ret_stats_resync(void);

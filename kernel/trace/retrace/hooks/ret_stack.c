@@ -201,13 +201,14 @@ static int rt_ret_resync_top(struct rt_ret_stack *st, int top,
 /**
  * rt_ret_pop - a hijacked return arrives
  * @sp: the stack pointer after the function's RET: just above the slot
+ * @retval: the function's return value (%rax), for the handler
  *
  * Called by retrace_graph_return with the function's return value
  * saved.  Reports the frame to the handler, then releases it.
  *
  * Return: the real return address.
  */
-unsigned long notrace rt_ret_pop(unsigned long *sp)
+unsigned long notrace rt_ret_pop(unsigned long *sp, unsigned long retval)
 {
 	struct rt_ret_stack *st = current->retrace_ret_stack;
 	int top = READ_ONCE(st->top) - 1;
@@ -223,7 +224,7 @@ unsigned long notrace rt_ret_pop(unsigned long *sp)
 	 */
 	fn = READ_ONCE(rt_ret_handler);
 	if (fn)
-		fn(&st->frame[top], top);
+		fn(&st->frame[top], top, retval);
 	ret = st->frame[top].ret;
 	barrier();
 	WRITE_ONCE(st->top, top);

@@ -2,7 +2,8 @@
 /*
  * The function tracer: a client of the call-site patcher that records
  * (ip, parent ip) for every site it wants, chosen by set_ftrace_filter
- * and set_ftrace_notrace (function_filter.c).  Also set_ftrace_pid and
+ * and set_ftrace_notrace (function_filter.c).  Also set_ftrace_pid,
+ * set_ftrace_notrace_pid and
  * the kernel.ftrace_enabled sysctl.  The traceon/traceoff commands are
  * a client of their own (function_probe.c), and so are the function
  * profiler, which follows this tracer's sets (function_profile.c), and
@@ -103,22 +104,27 @@ bool notrace rt_fn_selects(unsigned long ip)
 }
 
 /*
- * set_ftrace_pid: the pids to trace as an address set (ipset.h
- * protocol; a pid is its own key), NULL for every task.  Written under
- * rt_pid_lock.
+ * set_ftrace_pid: the pids to trace, and set_ftrace_notrace_pid: the
+ * pids never to trace, each as an address set (ipset.h protocol; a pid
+ * is its own key), NULL for none.  Written under rt_pid_lock.
  */
 #define RT_MAX_PIDS	64
 static struct rt_ipset *rt_pid_set;
+static struct rt_ipset *rt_notrace_pid_set;
 static DEFINE_MUTEX(rt_pid_lock);
 
 /* Preemption disabled. */
 bool notrace rt_fn_pid_wanted(void)
 {
-	const struct rt_ipset *set;
+	const struct rt_ipset *set, *no;
 
-	/* Pairs with the release in rt_ipset_publish(). */
+	/* Both pair with the release in rt_ipset_publish(). */
 	set = smp_load_acquire(&rt_pid_set);
-	return !set || rt_ipset_has(set, current->pid);
+	/* ... as this one does. */
+	no = smp_load_acquire(&rt_notrace_pid_set);
+	if (set && !rt_ipset_has(set, current->pid))
+		return false;
+	return !no || !rt_ipset_has(no, current->pid);
 }
 
 /*
@@ -365,14 +371,21 @@ static struct ctl_table rt_fn_sysctls[] = {
 	},
 };
 
-/* set_ftrace_pid */
+/* One open of set_ftrace_pid or set_ftrace_notrace_pid. */
+struct rt_pid_open_state {
+	struct rt_ipset	**set;	/* &rt_pid_set or &rt_notrace_pid_set */
+	bool		trunc;	/* O_TRUNC not yet applied by a write */
+	struct rt_carry	carry;	/* a pid cut by a write boundary */
+};
+
 static int rt_pid_show(struct seq_file *m, void *v)
 {
+	struct rt_pid_open_state *st = m->private;
 	struct rt_ipset *set;
 	unsigned int i;
 
 	mutex_lock(&rt_pid_lock);
-	set = rt_pid_set;
+	set = *st->set;
 	if (!set)
 		seq_puts(m, "no pid\n");
 	for (i = 0; set && i < set->nr; i++)
@@ -380,12 +393,6 @@ static int rt_pid_show(struct seq_file *m, void *v)
 	mutex_unlock(&rt_pid_lock);
 	return 0;
 }
-
-/* One open of set_ftrace_pid. */
-struct rt_pid_open_state {
-	bool		trunc;	/* O_TRUNC not yet applied by a write */
-	struct rt_carry	carry;	/* a pid cut by a write boundary */
-};
 
 /* O_TRUNC is only visible in open(): the first write replaces the set. */
 static int rt_pid_open(struct inode *inode, struct file *file)
@@ -398,6 +405,7 @@ static int rt_pid_open(struct inode *inode, struct file *file)
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
+	st->set = inode->i_private;
 	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	ret = single_open(file, rt_pid_show, st);
 	if (ret)
@@ -451,9 +459,9 @@ static int rt_pid_apply(struct rt_pid_open_state *st, char *text)
 	int ret;
 
 	mutex_lock(&rt_pid_lock);
-	if (!st->trunc && rt_pid_set) {
-		nr = rt_pid_set->nr;
-		memcpy(pids, rt_pid_set->ips, nr * sizeof(pids[0]));
+	if (!st->trunc && *st->set) {
+		nr = (*st->set)->nr;
+		memcpy(pids, (*st->set)->ips, nr * sizeof(pids[0]));
 	}
 	rcu_read_lock();
 	ret = rt_pid_parse(text, pids, &nr);
@@ -468,7 +476,7 @@ static int rt_pid_apply(struct rt_pid_open_state *st, char *text)
 		}
 	}
 	if (!ret) {
-		rt_ipset_publish(&rt_pid_set, next);
+		rt_ipset_publish(st->set, next);
 		st->trunc = false;
 	}
 	mutex_unlock(&rt_pid_lock);
@@ -535,6 +543,7 @@ static struct rt_readme_part rt_fn_readme = {
 		"                       glob:{enable,disable}_event:SYS:EVENT[:N]\n"
 		"  set_ftrace_notrace   never trace these: [!]glob[:mod:M]\n"
 		"  set_ftrace_pid       trace only these pids (-1: all)\n"
+		"  set_ftrace_notrace_pid  never trace these pids (-1: none)\n"
 		"  callsite_stats       call sites: total, enabled, patch counters\n"
 		"  /proc/sys/kernel/ftrace_enabled  0 turns the function tracer off\n",
 };
@@ -566,7 +575,10 @@ static int __init rt_function_init(void)
 	tracefs_create_file("callsite_stats", 0444, dir, NULL,
 			    &rt_callsite_stats_fops);
 	rt_create_filter_files(dir);
-	tracefs_create_file("set_ftrace_pid", 0644, dir, NULL, &rt_pid_fops);
+	tracefs_create_file("set_ftrace_pid", 0644, dir, &rt_pid_set,
+			    &rt_pid_fops);
+	tracefs_create_file("set_ftrace_notrace_pid", 0644, dir,
+			    &rt_notrace_pid_set, &rt_pid_fops);
 	rt_prof_create_files(dir);
 	rt_stack_create_files(dir);
 	register_sysctl("kernel", rt_fn_sysctls);

@@ -110,7 +110,7 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
 	    !rt_graph_wanted(st, ip, &root))
 		goto exit;
 	depth = READ_ONCE(st->top);
-	if (!rt_ret_push(st, ip, parent_slot, local_clock_noinstr()))
+	if (!rt_ret_push(st, ip, parent_slot, rt_clock_local()))
 		goto exit;
 	if (root)
 		st->client = depth + 1;
@@ -132,7 +132,7 @@ NOKPROBE_SYMBOL(rt_graph_entry);
 
 /* The return hook's handler: a hooked function returns. */
 static void notrace __no_stack_protector
-rt_graph_return(const struct rt_ret_frame *f, int depth)
+rt_graph_return(const struct rt_ret_frame *f, int depth, unsigned long retval)
 {
 	unsigned long pc = preempt_count(), bit;
 	struct rt_graph_ret_entry *e;
@@ -146,7 +146,13 @@ rt_graph_return(const struct rt_ret_frame *f, int depth)
 	 * function called here would return into this handler again.
 	 */
 	preempt_disable_notrace();
-	now = local_clock_noinstr();
+	now = rt_clock_local();
+	/*
+	 * Entered on another CPU, whose sched_clock() may be ahead: no
+	 * duration below 0 (it would wrap, and pass tracing_thresh).
+	 */
+	if ((s64)(now - f->calltime) < 0)
+		now = f->calltime;
 	st = rt_ret_stack_of(current);
 	if (st && st->client == depth + 1)
 		st->client = 0;
@@ -165,6 +171,7 @@ rt_graph_return(const struct rt_ret_frame *f, int depth)
 			e->overrun = 0;
 			e->calltime = f->calltime;
 			e->rettime = now;
+			e->retval = retval;
 			rt_commit(&h);
 		}
 	}
@@ -214,6 +221,8 @@ static const struct rt_tracer_opt rt_graph_opts[] = {
 	{ "funcgraph-flat",	RT_GOPT_FLAT },
 	{ "funcgraph-overhead",	RT_GOPT_OVERHEAD },
 	{ "funcgraph-proc",	RT_GOPT_PROC },
+	{ "funcgraph-retval",	RT_GOPT_RETVAL },
+	{ "funcgraph-retval-hex", RT_GOPT_RETVAL_HEX },
 	{ }
 };
 
@@ -293,6 +302,8 @@ static const struct rt_event_field rt_graph_ret_fields[] = {
 			   rt_graph_ret_entry, calltime, 0),
 	RT_EVENT_INT_FIELD("unsigned long long", "rettime",
 			   rt_graph_ret_entry, rettime, 0),
+	RT_EVENT_INT_FIELD("unsigned long", "retval", rt_graph_ret_entry,
+			   retval, 0),
 };
 
 static struct rt_event_format rt_graph_ent_format = {

@@ -12,7 +12,7 @@ struct rt_graph_ent_entry {
 	int		depth;
 };
 
-/* ... and returned; both times are local_clock_noinstr() nanoseconds. */
+/* ... and returned; both times are rt_clock_local() nanoseconds. */
 struct rt_graph_ret_entry {
 	struct rt_entry	ent;
 	unsigned long	ip;
@@ -20,6 +20,7 @@ struct rt_graph_ret_entry {
 	u32		overrun;	/* always 0: no frame is lost unseen */
 	u64		calltime;
 	u64		rettime;
+	unsigned long	retval;		/* %rax at the return */
 };
 
 /* The tracer's options: bits in rt_instance.tracer_opts. */
@@ -30,6 +31,8 @@ enum {
 	RT_GOPT_PROC,
 	RT_GOPT_ABSTIME,
 	RT_GOPT_FLAT,
+	RT_GOPT_RETVAL,
+	RT_GOPT_RETVAL_HEX,
 };
 
 extern struct rt_event_type rt_graph_ent_type, rt_graph_ret_type;

@@ -9,7 +9,8 @@
  * when this file did not show its "{" line for that task on this CPU),
  * and "func();" for an entry whose return is the very next record of
  * that CPU (a leaf: the two are printed as one line, with the return's
- * duration).  Other
+ * duration).  With funcgraph-retval a leaf is "func(); / * = VALUE * /"
+ * and a return "} / * func = VALUE * /".  Other
  * records print as "/ * text * /" comments at the current depth.  Each
  * open file keeps, per CPU, the pid, depth and context (task, softirq,
  * hardirq, NMI) of the last line, to mark a task switch with a banner
@@ -17,6 +18,7 @@
  * "<==========".  With funcgraph-flat the records print in the default
  * format as "graph_ent: func=NAME" and "graph_ret: func=NAME".
  */
+#include <linux/err.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
 #include <trace/retrace/core.h>
@@ -153,6 +155,27 @@ static s64 rt_graph_duration(const struct rt_graph_ret_entry *r)
 	return r->rettime > r->calltime ? r->rettime - r->calltime : 0;
 }
 
+/*
+ * funcgraph-retval's VALUE: an error code (-MAX_ERRNO to -1, as a long
+ * or as an int in the low half) in decimal, anything else in hex; with
+ * funcgraph-retval-hex, everything in hex.  A void function shows
+ * whatever %rax held.
+ */
+static void rt_graph_print_retval(struct rt_print_ctx *ctx, unsigned long v)
+{
+	long err = (long)v;
+
+	if (!rt_gopt(ctx, RT_GOPT_RETVAL_HEX)) {
+		if (!(v >> 32) && (v & BIT(31)))
+			err = (int)v;
+		if (err < 0 && err >= -MAX_ERRNO) {
+			seq_buf_printf(ctx->s, "%ld", err);
+			return;
+		}
+	}
+	seq_buf_printf(ctx->s, "0x%lx", v);
+}
+
 static void rt_graph_print_entry(struct rt_print_ctx *ctx,
 				 struct rt_graph_cpu *c)
 {
@@ -165,7 +188,12 @@ static void rt_graph_print_entry(struct rt_print_ctx *ctx,
 	rt_graph_columns(ctx, r ? rt_graph_duration(r) : -1);
 	rt_graph_indent(ctx->s, e->depth);
 	rt_print_sym(ctx, e->ip);
-	if (r) {
+	if (r && rt_gopt(ctx, RT_GOPT_RETVAL)) {
+		seq_buf_puts(ctx->s, "(); /* = ");
+		rt_graph_print_retval(ctx, r->retval);
+		seq_buf_puts(ctx->s, " */\n");
+		rt_print_take(ctx);
+	} else if (r) {
 		seq_buf_puts(ctx->s, "();\n");
 		rt_print_take(ctx);
 	} else {
@@ -190,16 +218,24 @@ static void rt_graph_print_return(struct rt_print_ctx *ctx,
 	/*
 	 * A return whose "{" line this file did not show for the task on
 	 * this CPU (not recorded under tracing_thresh, lost before the
-	 * buffer's start, or shown on another CPU) names its function.
+	 * buffer's start, or shown on another CPU) names its function, as
+	 * every return does with funcgraph-retval.
 	 */
 	if (c && r->depth < 64 && (c->open & BIT_ULL(r->depth))) {
-		seq_buf_puts(ctx->s, "}\n");
 		c->open &= ~BIT_ULL(r->depth);
-	} else {
-		seq_buf_puts(ctx->s, "} /* ");
-		rt_print_sym(ctx, r->ip);
-		seq_buf_puts(ctx->s, " */\n");
+		if (!rt_gopt(ctx, RT_GOPT_RETVAL)) {
+			seq_buf_puts(ctx->s, "}\n");
+			goto out;
+		}
 	}
+	seq_buf_puts(ctx->s, "} /* ");
+	rt_print_sym(ctx, r->ip);
+	if (rt_gopt(ctx, RT_GOPT_RETVAL)) {
+		seq_buf_puts(ctx->s, " = ");
+		rt_graph_print_retval(ctx, r->retval);
+	}
+	seq_buf_puts(ctx->s, " */\n");
+out:
 	if (c)
 		c->depth = r->depth;
 }
