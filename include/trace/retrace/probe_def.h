@@ -19,6 +19,7 @@
 #define RT_PROBE_MAX_NAME	64	/* group, event and argument names */
 #define RT_PROBE_MAX_LINE	4096
 #define RT_PROBE_MAX_STRING	256	/* bytes of a fetched string, NUL included */
+#define RT_PROBE_MAX_ACTIVE	4096	/* most kretprobe instances r<N> asks for */
 
 /* Where an argument's value starts. */
 enum rt_fetch_base {
@@ -27,6 +28,7 @@ enum rt_fetch_base {
 	RT_FETCH_RETVAL,	/* return value (return probes) */
 	RT_FETCH_IMM,		/* @addr: a constant address */
 	RT_FETCH_SYM,		/* @sym+off: an address the kernel resolves */
+	RT_FETCH_COMM,		/* $comm: the current task's name (a string) */
 };
 
 enum rt_fetch_type {
@@ -50,6 +52,7 @@ enum rt_fetch_type {
  * @type: see enum rt_fetch_type; the default is RT_FETCH_U64
  * @size: bytes loaded (the container for bitfields)
  * @is_signed: print and compare as signed
+ * @hex: print as 0x-prefixed hex (the x8..x64 types)
  * @bf_width: bitfield width in bits
  * @bf_offset: bitfield offset in bits from the container's low bit
  */
@@ -64,13 +67,15 @@ struct rt_probe_arg {
 	unsigned char	type;
 	unsigned char	size;
 	unsigned char	is_signed;
+	unsigned char	hex;
 	unsigned char	bf_width;
 	unsigned char	bf_offset;
 };
 
 /**
  * struct rt_probe_def - one line of kprobe_events
- * @cmd: 'p', 'r' or '-'
+ * @cmd: 'p', 'r' or '-' ("p SYM%return" is parsed as 'r')
+ * @maxactive: kretprobe instances asked for with r<N>, 0 for the default
  * @group: group name ("kprobes" unless given)
  * @event: event name (generated from the target unless given)
  * @mod: module of the target symbol, or NULL
@@ -83,6 +88,7 @@ struct rt_probe_arg {
  */
 struct rt_probe_def {
 	char			cmd;
+	unsigned int		maxactive;
 	char			*group;
 	char			*event;
 	char			*mod;

@@ -94,6 +94,9 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 	case RT_FETCH_RETVAL:
 		v = regs_return_value(regs);
 		break;
+	case RT_FETCH_COMM:
+		v = (unsigned long)current->comm;
+		break;
 	default:	/* RT_FETCH_IMM; @SYM was resolved into one */
 		v = a->imm;
 		break;
@@ -200,15 +203,21 @@ static int rt_kp_ret_handler(struct kretprobe_instance *ri,
 	if (!rp)
 		return 0;
 	tk = container_of(rp, struct rt_kprobe, rp);
+	/*
+	 * rethook set regs->ip to where the function really returns;
+	 * the instance's own address is another kretprobe's trampoline
+	 * when several hook the same call.
+	 */
 	rt_kp_record(tk, regs, (unsigned long)rp->kp.addr,
-		     get_kretprobe_retaddr(ri));
+		     instruction_pointer(regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(rt_kp_ret_handler);
 
 /* ---- printing ------------------------------------------------------------ */
 
-static void rt_kp_print_value(struct seq_buf *s, const struct rt_event_field *f,
+static void rt_kp_print_value(struct seq_buf *s, const struct rt_probe_arg *a,
+			      const struct rt_event_field *f,
 			      const u8 *rec, unsigned int len)
 {
 	const char *str;
@@ -223,7 +232,7 @@ static void rt_kp_print_value(struct seq_buf *s, const struct rt_event_field *f,
 		return;
 	}
 	v = rt_field_value(rec + f->offset, f->size, f->is_signed);
-	seq_buf_printf(s, f->is_signed ? "%lld" : "%llx", v);
+	seq_buf_printf(s, f->is_signed ? "%lld" : a->hex ? "0x%llx" : "%llx", v);
 }
 
 static void rt_kp_print(struct rt_print_ctx *ctx)
@@ -257,7 +266,8 @@ static void rt_kp_print(struct rt_print_ctx *ctx)
 		if (rec[tk->fault_off + i / 8] & (1 << (i % 8)))
 			seq_buf_puts(ctx->s, "(fault)");
 		else
-			rt_kp_print_value(ctx->s, &tk->fields[tk->nr_meta + i],
+			rt_kp_print_value(ctx->s, &tk->def->args[i],
+					  &tk->fields[tk->nr_meta + i],
 					  rec, ctx->len);
 	}
 }
@@ -312,6 +322,7 @@ static int rt_kp_register(struct rt_kprobe *tk)
 	kp->flags = rt_event_enabled(&tk->ev) ? 0 : KPROBE_FLAG_DISABLED;
 	if (rt_kp_is_ret(tk)) {
 		tk->rp.handler = rt_kp_ret_handler;
+		tk->rp.maxactive = tk->def->maxactive;	/* 0: kprobes' default */
 		ret = register_kretprobe(&tk->rp);
 	} else {
 		kp->pre_handler = rt_kp_pre_handler;
@@ -430,8 +441,8 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 		if (a->type == RT_FETCH_STRING)
 			p += sprintf(p, " %s=\\\"%%s\\\"", a->name);
 		else
-			p += sprintf(p, " %s=%%%s%c", a->name,
-				     a->size == 8 ? "l" : "",
+			p += sprintf(p, " %s=%s%%%s%c", a->name,
+				     a->hex ? "0x" : "", a->size == 8 ? "l" : "",
 				     a->is_signed ? 'd' : 'x');
 	}
 	p += sprintf(p, ret ? "\", REC->__probe_ret_ip, REC->__probe_func" :
@@ -941,9 +952,18 @@ static struct notifier_block rt_kp_module_nb = {
 };
 
 static struct rt_readme_part rt_kp_readme = {
-	.text = "  kprobe_events        p[:[GRP/]EVENT] SYM[+offs]|MEMADDR [FETCHARGS]\n"
-		"                       r[:[GRP/]EVENT] SYM[+0] [FETCHARGS]\n"
+	.text = "  kprobe_events        p[:[GRP/]EVENT] [MOD:]SYM[+offs]|MEMADDR [FETCHARGS]\n"
+		"                       r[maxactive][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]\n"
+		"                       p[:[GRP/]EVENT] <symbol>[+<offset>]%return [FETCHARGS] (offset 0)\n"
 		"                       -:[GRP/]EVENT removes one; '>' clears all\n"
+		"          place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
+		"          place (kretprobe): [<module>:]<symbol>[+0][%return]\n"
+		"  dynamic_events       every event made by writing a definition: here\n"
+		"                       the kprobe events, with kprobe_events' syntax\n"
+		"     fetcharg: %<register>, @<address>, @<symbol>[+|-<offset>], $comm,\n"
+		"               $stack<index>, $stack, $retval, +|-<offset>(<fetcharg>)\n"
+		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, string,\n"
+		"           b<bit-width>@<bit-offset>/<container-size>\n"
 		"  kprobe_profile       hits and misses of each probe\n",
 };
 
@@ -956,6 +976,13 @@ static int __init rt_kp_init(void)
 				   &rt_kp_events_fops);
 	tracefs_create_file("kprobe_profile", 0444, dir, NULL,
 			    &rt_kp_profile_fops);
+	/*
+	 * Kprobe events are the only events made by writing a definition
+	 * (no uprobe, synthetic or event probes here), so dynamic_events,
+	 * the file for all of them, is kprobe_events under a second name.
+	 */
+	tracefs_create_file("dynamic_events", 0644, dir, NULL,
+			    &rt_kp_events_fops);
 	register_module_notifier(&rt_kp_module_nb);
 	rt_readme_add(&rt_kp_readme);
 	return 0;

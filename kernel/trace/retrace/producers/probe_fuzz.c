@@ -31,7 +31,8 @@ static int same_arg(const struct rt_probe_arg *a, const struct rt_probe_arg *b)
 	       (!a->nr_deref ||
 		!memcmp(a->deref, b->deref, a->nr_deref * sizeof(long))) &&
 	       a->type == b->type && a->size == b->size &&
-	       a->is_signed == b->is_signed && a->bf_width == b->bf_width &&
+	       a->is_signed == b->is_signed && a->hex == b->hex &&
+	       a->bf_width == b->bf_width &&
 	       a->bf_offset == b->bf_offset;
 }
 
@@ -58,6 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(line);
 		return 0;
 	}
+	if (d->maxactive > RT_PROBE_MAX_ACTIVE || (d->maxactive && d->cmd != 'r'))
+		fail("maxactive", line);
 	if (d->nr_args > RT_PROBE_MAX_ARGS || !d->group || !d->event)
 		fail("limits", line);
 	for (i = 0; i < d->nr_args; i++) {
@@ -68,13 +71,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fail("duplicate names", line);
 		if (d->args[i].base == RT_FETCH_RETVAL && d->cmd != 'r')
 			fail("$retval on an entry probe", line);
+		if (d->args[i].type == RT_FETCH_STRING && !d->args[i].nr_deref &&
+		    d->args[i].base != RT_FETCH_COMM)
+			fail("a string with no address", line);
 	}
 	n = rt_probe_def_format(d, NULL, 0);
 	text = malloc(n + 1);
 	rt_probe_def_format(d, text, n + 1);
 	if (rt_probe_parse(text, &d2, &err) || !d2)
 		fail("listing does not parse", text);
-	if (d2->cmd != d->cmd || strcmp(d2->group, d->group) ||
+	if (d2->cmd != d->cmd || d2->maxactive != d->maxactive ||
+	    strcmp(d2->group, d->group) ||
 	    strcmp(d2->event, d->event) || !same_str(d2->mod, d->mod) ||
 	    !same_str(d2->sym, d->sym) || d2->offset != d->offset ||
 	    d2->addr != d->addr || d2->nr_args != d->nr_args)

@@ -3,12 +3,14 @@
  * The kprobe_events grammar:
  *
  *   p[:[GRP/]EVENT] [MOD:]SYM[+offs]|MEMADDR [FETCHARGS]
- *   r[:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]
+ *   r[MAXACTIVE][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]
+ *   p[:[GRP/]EVENT] [MOD:]SYM[+0]%return [FETCHARGS]	(same as r)
  *   -:[GRP/]EVENT
  *
  * Each fetch argument is [NAME=]FETCH[:TYPE] where FETCH is %REG,
- * @ADDR, @SYM[+|-offs], $stackN, $stack, $retval, or +|-offs(FETCH)
- * nested to any depth.  Nesting is parsed with a loop over the prefix,
+ * @ADDR, @SYM[+|-offs], $stackN, $stack, $retval, $comm, or
+ * +|-offs(FETCH) nested to any depth.  A string needs an address to
+ * start at: a +|-offs(...) or an @ADDR or @SYM, or $comm.  Nesting is parsed with a loop over the prefix,
  * never by recursion, so a hostile line cannot exhaust the stack.
  *
  * Syntax only: symbols and addresses are checked by the kernel side
@@ -27,6 +29,8 @@
 #include <trace/retrace/probe_def.h>
 
 #define RT_PROBE_DEFAULT_GROUP	"kprobes"
+#define RT_PP_RETURN		"%return"
+#define RT_PP_RETURN_LEN	(sizeof(RT_PP_RETURN) - 1)
 
 struct rt_pparse {
 	const char	*err;
@@ -118,12 +122,16 @@ static char *rt_pp_dup(struct rt_pparse *p, const char *s, size_t n)
 static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		      const char *t)
 {
-	static const struct { const char *name; unsigned char type, size, sgn; }
-	types[] = {
+	static const struct {
+		const char *name;
+		unsigned char type, size, sgn, hex;
+	} types[] = {
 		{ "u8", RT_FETCH_U8, 1, 0 }, { "u16", RT_FETCH_U16, 2, 0 },
 		{ "u32", RT_FETCH_U32, 4, 0 }, { "u64", RT_FETCH_U64, 8, 0 },
 		{ "s8", RT_FETCH_S8, 1, 1 }, { "s16", RT_FETCH_S16, 2, 1 },
 		{ "s32", RT_FETCH_S32, 4, 1 }, { "s64", RT_FETCH_S64, 8, 1 },
+		{ "x8", RT_FETCH_U8, 1, 0, 1 }, { "x16", RT_FETCH_U16, 2, 0, 1 },
+		{ "x32", RT_FETCH_U32, 4, 0, 1 }, { "x64", RT_FETCH_U64, 8, 0, 1 },
 		{ "string", RT_FETCH_STRING, 0, 0 },
 	};
 	unsigned long w, o, c;
@@ -135,6 +143,7 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 			a->type = types[i].type;
 			a->size = types[i].size;
 			a->is_signed = types[i].sgn;
+			a->hex = types[i].hex;
 			return 0;
 		}
 	}
@@ -188,6 +197,10 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 			return rt_pp_fail(p, -EINVAL, "unknown register");
 		a->base = RT_FETCH_REG;
 		a->reg = idx;
+		return 0;
+	}
+	if (n == 5 && (!strncmp(s, "$comm", 5) || !strncmp(s, "$COMM", 5))) {
+		a->base = RT_FETCH_COMM;
 		return 0;
 	}
 	if (n == 7 && !strncmp(s, "$retval", 7)) {
@@ -320,7 +333,22 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	for (i = nprefix; !ret && i > 0; i--)
 		ret = rt_pp_deref(p, a, prefix[i - 1], room);
 	kfree(prefix);
-	return ret;
+	if (ret)
+		return ret;
+	if (a->base == RT_FETCH_COMM) {
+		if (nprefix)
+			return rt_pp_fail(p, -EINVAL, "$comm cannot be dereferenced");
+		if (colon && a->type != RT_FETCH_STRING)
+			return rt_pp_fail(p, -EINVAL, "$comm is a string");
+		a->type = RT_FETCH_STRING;
+		a->size = 0;
+		return 0;
+	}
+	/* A register's or a stack slot's value is not where a string is. */
+	if (a->type == RT_FETCH_STRING && !nprefix &&
+	    a->base != RT_FETCH_IMM && a->base != RT_FETCH_SYM)
+		return rt_pp_fail(p, -EINVAL, "a string needs +|-offs(...), @ADDR or @SYM");
+	return 0;
 }
 
 /* Split "[GRP/]EVENT". */
@@ -468,7 +496,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	const char *s = line, *t, *rest;
 	unsigned int nargs = 0, i, j;
 	struct rt_probe_def *d;
-	size_t n;
+	size_t n, k;
 	char *buf;
 	int ret;
 
@@ -487,13 +515,30 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		return -ENOMEM;
 	ret = -EINVAL;
 	d->cmd = t[0];
+	/* r<N>: how many returns may be pending at once */
+	for (k = 1; k < n && t[k] >= '0' && t[k] <= '9'; k++)
+		;
 	if ((d->cmd != 'p' && d->cmd != 'r' && d->cmd != '-') ||
-	    (n > 1 && t[1] != ':') || n == 2) {
+	    (k < n && t[k] != ':') || (k < n && n == k + 1)) {
 		rt_pp_fail(&p, ret, "expected p, r or -");
 		goto fail;
 	}
-	if (n > 2) {
-		ret = rt_pp_event(&p, d, t + 2, n - 2);
+	if (k > 1) {
+		unsigned long max;
+
+		if (d->cmd != 'r') {
+			rt_pp_fail(&p, ret, "maxactive is only for return probes");
+			goto fail;
+		}
+		if (!rt_pp_number(t + 1, k - 1, &max) || !max ||
+		    max > RT_PROBE_MAX_ACTIVE) {
+			rt_pp_fail(&p, ret, "maxactive must be 1 to 4096");
+			goto fail;
+		}
+		d->maxactive = max;
+	}
+	if (k < n) {
+		ret = rt_pp_event(&p, d, t + k + 1, n - k - 1);
 		if (ret)
 			goto fail;
 	}
@@ -512,6 +557,12 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	if (!t) {
 		rt_pp_fail(&p, ret, "missing probe point");
 		goto fail;
+	}
+	/* SYM%return: a return probe, however the line began */
+	if (n > RT_PP_RETURN_LEN &&
+	    !strncmp(t + n - RT_PP_RETURN_LEN, RT_PP_RETURN, RT_PP_RETURN_LEN)) {
+		d->cmd = 'r';
+		n -= RT_PP_RETURN_LEN;
 	}
 	ret = -ENOMEM;
 	buf = rt_pp_dup(&p, t, n);
@@ -586,19 +637,25 @@ fail:
  * @buf: output
  * @size: bytes at @buf
  *
- * "p:GRP/EVENT [MOD:]SYM+OFFS ARGS" or "p:GRP/EVENT 0xADDR ARGS", the
- * arguments as they were written.  Parsing the result gives back the
+ * "p:GRP/EVENT [MOD:]SYM+OFFS ARGS" or "p:GRP/EVENT 0xADDR ARGS" ("rN:"
+ * with a maxactive), the arguments as they were written.  Parsing the result gives back the
  * same definition.
  *
  * Return: the length the full text needs, as snprintf().
  */
 int rt_probe_def_format(const struct rt_probe_def *d, char *buf, size_t size)
 {
+	char head[16];
+
+	if (d->maxactive)
+		snprintf(head, sizeof(head), "%c%u", d->cmd, d->maxactive);
+	else
+		snprintf(head, sizeof(head), "%c", d->cmd);
 	if (!d->sym)
-		return snprintf(buf, size, "%c:%s/%s 0x%lx%s%s", d->cmd,
+		return snprintf(buf, size, "%s:%s/%s 0x%lx%s%s", head,
 				d->group, d->event, d->addr,
 				*d->args_text ? " " : "", d->args_text);
-	return snprintf(buf, size, "%c:%s/%s %s%s%s+%lu%s%s", d->cmd, d->group,
+	return snprintf(buf, size, "%s:%s/%s %s%s%s+%lu%s%s", head, d->group,
 			d->event, d->mod ? d->mod : "", d->mod ? ":" : "",
 			d->sym, d->offset, *d->args_text ? " " : "",
 			d->args_text);

@@ -162,13 +162,54 @@ static void test_args(void)
 	rt_probe_def_free(d);
 }
 
+/* r<N>, SYM%return, and the listing of each. */
+static void test_returns(void)
+{
+	struct rt_probe_def *d;
+	char buf[256];
+
+	d = parse("r10:rp vfs_read");
+	check("return r10 maxactive", d && d->cmd == 'r' && d->maxactive == 10 &&
+	      !strcmp(d->event, "rp"));
+	check("return r10 listing", d && rt_probe_def_format(d, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "r10:kprobes/rp vfs_read+0"));
+	rt_probe_def_free(d);
+	d = parse("r4096 vfs_read");
+	check("return r4096, generated name", d && d->maxactive == 4096 &&
+	      !strcmp(d->event, "r_vfs_read_0"));
+	rt_probe_def_free(d);
+	d = parse("r:rp vfs_read");
+	check("return r without maxactive", d && !d->maxactive &&
+	      rt_probe_def_format(d, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "r:kprobes/rp vfs_read+0"));
+	rt_probe_def_free(d);
+	d = parse("p:rp vfs_read%return $retval");
+	check("return SYM%return is r", d && d->cmd == 'r' && !d->maxactive &&
+	      !strcmp(d->sym, "vfs_read") && d->nr_args == 1 &&
+	      d->args[0].base == RT_FETCH_RETVAL &&
+	      rt_probe_def_format(d, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "r:kprobes/rp vfs_read+0 arg1=$retval"));
+	rt_probe_def_free(d);
+	d = parse("r10:rp vfs_read%return");
+	check("return r10 with SYM%return", d && d->cmd == 'r' &&
+	      d->maxactive == 10 && !strcmp(d->sym, "vfs_read"));
+	rt_probe_def_free(d);
+	d = parse("p mod:vfs_read+0%return");
+	check("return MOD:SYM+0%return, generated name",
+	      d && d->cmd == 'r' && !strcmp(d->mod, "mod") &&
+	      !strcmp(d->event, "r_mod_vfs_read_0"));
+	rt_probe_def_free(d);
+}
+
 static void test_types(void)
 {
-	static const struct { const char *t; int type, size, sgn; } t[] = {
+	static const struct { const char *t; int type, size, sgn, hex; } t[] = {
 		{ "u8", RT_FETCH_U8, 1, 0 }, { "u16", RT_FETCH_U16, 2, 0 },
 		{ "u32", RT_FETCH_U32, 4, 0 }, { "u64", RT_FETCH_U64, 8, 0 },
 		{ "s8", RT_FETCH_S8, 1, 1 }, { "s16", RT_FETCH_S16, 2, 1 },
 		{ "s32", RT_FETCH_S32, 4, 1 }, { "s64", RT_FETCH_S64, 8, 1 },
+		{ "x8", RT_FETCH_U8, 1, 0, 1 }, { "x16", RT_FETCH_U16, 2, 0, 1 },
+		{ "x32", RT_FETCH_U32, 4, 0, 1 }, { "x64", RT_FETCH_U64, 8, 0, 1 },
 		{ "string", RT_FETCH_STRING, 0, 0 },
 	};
 	struct rt_probe_def *d;
@@ -176,14 +217,25 @@ static void test_types(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		snprintf(line, sizeof(line), "p f a=%%di:%s", t[i].t);
+		snprintf(line, sizeof(line), "p f a=+0(%%di):%s", t[i].t);
 		d = parse(line);
 		snprintf(name, sizeof(name), "type %s", t[i].t);
 		check(name, d && d->args[0].type == t[i].type &&
 		      d->args[0].size == t[i].size &&
-		      d->args[0].is_signed == t[i].sgn);
+		      d->args[0].is_signed == t[i].sgn &&
+		      d->args[0].hex == t[i].hex);
 		rt_probe_def_free(d);
 	}
+	d = parse("p f $comm c=$comm:string");
+	check("type $comm is a string", d && d->args[0].base == RT_FETCH_COMM &&
+	      d->args[0].type == RT_FETCH_STRING && !d->args[0].nr_deref &&
+	      d->args[1].type == RT_FETCH_STRING);
+	rt_probe_def_free(d);
+	d = parse("p f @0x1000:string +0($stack):string");
+	check("type string at @ADDR and +0($stack)",
+	      d && d->args[0].type == RT_FETCH_STRING &&
+	      d->args[1].type == RT_FETCH_STRING);
+	rt_probe_def_free(d);
 	d = parse("p f %di:b4@3/32 +0(%si):b1@0/8 %dx:b64@0/64");
 	check("type bitfields", d && d->args[0].type == RT_FETCH_BITFIELD &&
 	      d->args[0].bf_width == 4 && d->args[0].bf_offset == 3 &&
@@ -228,6 +280,19 @@ static void test_errors(void)
 		{ "p:e f __probe_ip=%di", -EINVAL }, { "p:e f plain", -EINVAL },
 		{ "p:e f 1234", -EINVAL }, { "p:e f +0(+0())", -EINVAL },
 		{ "p:e f a=%di=%si", -EINVAL },
+		{ "p:e f %di:string", -EINVAL }, { "p:e f $stack:string", -EINVAL },
+		{ "p:e f $stack1:string", -EINVAL },
+		{ "r:e f $retval:string", -EINVAL },
+		{ "p:e f $comm:x64", -EINVAL }, { "p:e f +10($comm)", -EINVAL },
+		{ "p:e f $comm:u8", -EINVAL }, { "p:e f $commx", -EINVAL },
+		{ "p:e f %di:x128", -EINVAL }, { "p:e f %di:x", -EINVAL },
+		{ "p10:e f", -EINVAL }, { "r0:e f", -EINVAL },
+		{ "r4097:e f", -EINVAL }, { "r1000000 f", -EINVAL },
+		{ "r10fuzz:e f", -EINVAL }, { "r10: f", -EINVAL },
+		{ "r10x f", -EINVAL }, { "a:e f", -EINVAL },
+		{ "-5:e", -EINVAL },
+		{ "p:e f+4%return", -EINVAL }, { "p:e 0x1000%return", -EINVAL },
+		{ "p:e %return", -EINVAL }, { "p:e f%returnx", -EINVAL },
 	};
 	struct rt_probe_def *d;
 	const char *err;
@@ -298,6 +363,7 @@ int main(void)
 	test_heads();
 	test_args();
 	test_types();
+	test_returns();
 	test_errors();
 	test_limits();
 	printf("# probe_test: %d failure(s)\n", failures);

@@ -29,6 +29,9 @@ static struct rt_probe_test_obj rt_probe_test_first = {
 
 unsigned long rt_probe_test_global = 0x1122334455667788UL;
 EXPORT_SYMBOL_GPL(rt_probe_test_global);
+/* A string in data, for @SYM:string. */
+char rt_probe_test_hello[] = "hello";
+EXPORT_SYMBOL_GPL(rt_probe_test_hello);
 
 static unsigned long rt_probe_test_calls;
 
