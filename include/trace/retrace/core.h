@@ -362,7 +362,7 @@ static __always_inline void rt_zero_pad(void *rec, unsigned int len)
  * section on one CPU and reports it; when it beats tracing_max_latency
  * that CPU's ring is swapped into the max buffer, and "trace" shows
  * the section's records from there.  Times are the ring buffer's clock
- * (local_clock_noinstr()), in ns.
+ * (rt_clock_local()), in ns.
  */
 #define RT_COMM_LEN	16
 struct rt_max_info {
@@ -371,6 +371,12 @@ struct rt_max_info {
 	u64		end_ts;
 	int		cpu;		/* where it ended */
 	int		start_cpu;	/* where it began (may be @cpu) */
+	/*
+	 * When @start_cpu is not @cpu: rt_buffer_ring_id() of
+	 * @start_cpu's live ring, read there right after the start's
+	 * record with interrupts off.
+	 */
+	unsigned long	start_ring;
 	unsigned long	start_ip;	/* "started at", 0: no such line */
 	unsigned long	end_ip;		/* "ended at" */
 	/* The task that suffered the latency. */

@@ -14,10 +14,31 @@
 #ifdef RETRACE_HOST
 #include "rb_host_shim.h"
 #else
+#include <linux/sched/clock.h>
 #include <linux/types.h>
 #endif
 
 struct rt_buffer;
+
+#ifndef RETRACE_HOST
+/**
+ * rt_clock_local - the "local" clock: what a buffer stamps with by default
+ *
+ * Nanoseconds from sched_clock(): as monotonic on each CPU as its TSC,
+ * with no promise between CPUs, NMI-safe and not traceable.  Not
+ * local_clock(): once the TSC is marked unstable, that one stops at
+ * the last tick plus one jiffy while interrupts are off, so an
+ * interrupts-off section would measure one tick at most and its
+ * records would share a stamp.  Whoever times something against
+ * records (the latency tracers, function_graph) uses this clock too.
+ *
+ * Return: the time in ns.
+ */
+static __always_inline u64 rt_clock_local(void)
+{
+	return sched_clock_noinstr();
+}
+#endif
 
 /*
  * What a buffer stamps its records with (rt_buffer_set_clock()).
@@ -83,6 +104,7 @@ int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock);
 unsigned int rt_buffer_clock(struct rt_buffer *buf);
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu);
 int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b);
+unsigned long rt_buffer_ring_id(struct rt_buffer *buf, int cpu);
 unsigned long rt_buffer_size(struct rt_buffer *buf);
 unsigned long rt_buffer_size_cpu(struct rt_buffer *buf, int cpu);
 

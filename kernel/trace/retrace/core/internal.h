@@ -34,7 +34,7 @@ extern struct rt_max_info rt_max_shown;
 void rt_max_header(struct rt_instance *tr, struct rt_max_info *info,
 		   u64 *entries);
 unsigned long rt_max_failed_swaps(void);
-int rt_max_buffer_fit(struct rt_instance *tr, bool latency);
+int rt_max_buffer_fit(struct rt_instance *tr);
 bool rt_tracer_uses_max(struct rt_instance *tr);
 void rt_clear_trace(struct rt_instance *tr);
 

@@ -8,7 +8,9 @@
  * interrupts off, inside a scheduler lock), so the snapshot is taken in
  * two steps:
  *
- *  1. rt_max_report() (any context but NMI) takes rt_max_pending_lock;
+ *  1. rt_max_report() (on the section's CPU, interrupts off, not in
+ *     NMI) notes the ring that holds the section and takes
+ *     rt_max_pending_lock;
  *     a report longer than tracing_max_latency and than the one still
  *     pending replaces it, and the first one queues an irq_work, which
  *     queues rt_max_work.
@@ -17,10 +19,11 @@
  *     until none is left.  Under rt_max_lock it checks the report
  *     still beats the max, swaps the reporting CPU's ring of the live
  *     buffer with the same CPU's ring of the max buffer
- *     (rt_buffer_swap_cpu(): writers held off, readers excluded) unless
- *     a swap after the section's end moved its records already, then
- *     publishes the report as rt_max_shown and sets
- *     tracing_max_latency.
+ *     (rt_buffer_swap_cpu(): made on that CPU between two of its
+ *     writers, no writer held off, readers excluded) unless a swap
+ *     since the report moved the ring that holds the section into the
+ *     max buffer already, then publishes the report as rt_max_shown
+ *     and sets tracing_max_latency.
  *
  * rt_max_shown always describes what the max buffer holds: the header and
  * the reader of "trace" take it under rt_max_lock.  The swapped-in
@@ -32,7 +35,6 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "internal.h"
@@ -43,39 +45,34 @@ static struct rt_max_info rt_max_pending;	/* the longest not yet taken */
 static bool rt_max_is_pending;
 static bool rt_max_queued;			/* the work item will look */
 static struct rt_instance *rt_max_pending_tr;
+/* rt_buffer_ring_id() of the ring holding its end (its start: .start_ring). */
+static unsigned long rt_max_pending_ring;
 
 DEFINE_MUTEX(rt_max_lock);
 /* Under rt_max_lock: */
 struct rt_max_info rt_max_shown;	/* valid when latency_ns != 0 */
-static u64 *rt_max_swapped_at;		/* per CPU: clock at its last swap */
 static unsigned long rt_max_failed;	/* swaps refused */
 
 /*
- * Move @cpu's live ring, holding records up to @end_ts, into the max
- * buffer, unless a swap after @end_ts moved them there already.
+ * Put @ring, which holds a section's records for @cpu, into the max
+ * buffer.  A swap taken for an earlier report may have moved it there
+ * already (the section ended between that report's taking and its
+ * swap); swapping again would hand it back to the live buffer.
  */
-static int rt_max_swap_cpu(struct rt_instance *tr, int cpu, u64 end_ts)
+static int rt_max_move_ring(struct rt_instance *tr, int cpu,
+			    unsigned long ring)
 {
-	int ret;
-
-	if (end_ts <= rt_max_swapped_at[cpu])
+	if (rt_buffer_ring_id(tr->max_buffer, cpu) == ring)
 		return 0;
-	ret = rt_buffer_swap_cpu(tr->buffer, tr->max_buffer, cpu);
-	if (!ret)
-		rt_max_swapped_at[cpu] = local_clock_noinstr();
-	return ret;
+	return rt_buffer_swap_cpu(tr->buffer, tr->max_buffer, cpu);
 }
 
-/*
- * Take the pending report, if any, into the max buffer.  A section
- * that ended before its CPU's last swap had its records moved into the
- * max buffer by that swap already, and is published without another.
- */
+/* Take the pending report, if any, into the max buffer. */
 static bool rt_max_take_one(void)
 {
 	struct rt_instance *tr;
+	unsigned long flags, ring;
 	struct rt_max_info info;
-	unsigned long flags;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&rt_max_pending_lock, flags);
@@ -86,6 +83,7 @@ static bool rt_max_take_one(void)
 	}
 	info = rt_max_pending;
 	tr = rt_max_pending_tr;
+	ring = rt_max_pending_ring;
 	rt_max_is_pending = false;
 	raw_spin_unlock_irqrestore(&rt_max_pending_lock, flags);
 
@@ -98,12 +96,13 @@ static bool rt_max_take_one(void)
 		mutex_unlock(&rt_max_lock);
 		return true;
 	}
-	if (!tr->max_buffer || !rt_max_swapped_at) {
+	if (!tr->max_buffer) {
 		ret = -ENODEV;
 	} else {
-		ret = rt_max_swap_cpu(tr, info.cpu, info.end_ts);
+		ret = rt_max_move_ring(tr, info.cpu, ring);
 		if (!ret && info.start_cpu != info.cpu)
-			ret = rt_max_swap_cpu(tr, info.start_cpu, info.end_ts);
+			ret = rt_max_move_ring(tr, info.start_cpu,
+					       info.start_ring);
 	}
 	if (!ret) {
 		rt_max_shown = info;
@@ -134,9 +133,11 @@ static struct irq_work rt_max_irq_work = IRQ_WORK_INIT(rt_max_irq_work_fn);
  * @tr: the instance
  * @info: the section; @info->cpu is the CPU whose ring holds its records
  *
- * Callable with interrupts off, in any context but NMI.  The section is
- * kept if it is longer than tracing_max_latency and than any report
- * still waiting to be taken into the max buffer, which it replaces.
+ * Call on @info->cpu with interrupts off, in any context but NMI, after
+ * the section's last record: the ring noted here as holding it cannot
+ * be swapped away in between.  The section is kept if it is longer than
+ * tracing_max_latency and than any report still waiting to be taken
+ * into the max buffer, which it replaces.
  *
  * Return: true if kept.
  */
@@ -151,6 +152,7 @@ bool rt_max_report(struct rt_instance *tr, const struct rt_max_info *info)
 	     info->latency_ns > rt_max_pending.latency_ns)) {
 		rt_max_pending = *info;
 		rt_max_pending_tr = tr;
+		rt_max_pending_ring = rt_buffer_ring_id(tr->buffer, info->cpu);
 		rt_max_is_pending = true;
 		kept = true;
 		queue = !rt_max_queued;
@@ -176,10 +178,6 @@ static unsigned long rt_min_ring_size(struct rt_buffer *buf)
 /**
  * rt_max_buffer_fit - give @tr a max buffer whose rings match the live ones
  * @tr: the instance
- * @latency: for a latency tracer (rt_max_prepare()): a resized ring also
- *	forgets when a section's swap last moved it.  The snapshot file
- *	passes false, since rt_max_swapped_at[] belongs to whichever
- *	latency tracer may be running at the top level.
  *
  * Allocates the max buffer if there is none, and resizes each of its
  * rings to the live ring of the same CPU; a resized ring loses its
@@ -189,9 +187,8 @@ static unsigned long rt_min_ring_size(struct rt_buffer *buf)
  *
  * Return: 0 or -ENOMEM.
  */
-int rt_max_buffer_fit(struct rt_instance *tr, bool latency)
+int rt_max_buffer_fit(struct rt_instance *tr)
 {
-	u64 *swapped_at = latency ? rt_max_swapped_at : NULL;
 	struct rt_buffer *max;
 	unsigned long size;
 	int ret = 0, cpu;
@@ -210,11 +207,8 @@ int rt_max_buffer_fit(struct rt_instance *tr, bool latency)
 	 * one resize while the live rings agree, else ring by ring.
 	 */
 	size = rt_buffer_size(tr->buffer);
-	if (size && rt_buffer_size(tr->max_buffer) != size) {
-		if (swapped_at)
-			memset(swapped_at, 0, nr_cpu_ids * sizeof(u64));
+	if (size && rt_buffer_size(tr->max_buffer) != size)
 		ret = rt_buffer_resize(tr->max_buffer, size);
-	}
 	for_each_possible_cpu(cpu) {
 		if (ret)
 			break;
@@ -222,8 +216,6 @@ int rt_max_buffer_fit(struct rt_instance *tr, bool latency)
 		if (rt_buffer_size_cpu(tr->max_buffer, cpu) == size)
 			continue;
 		/* A buffer_size_kb changed since. */
-		if (swapped_at)
-			swapped_at[cpu] = 0;
 		ret = rt_buffer_resize_cpu(tr->max_buffer, cpu, size);
 	}
 	mutex_unlock(&rt_max_lock);
@@ -249,11 +241,6 @@ int rt_max_prepare(struct rt_instance *tr)
 	 */
 	if (tr->clock != RT_RB_CLOCK_LOCAL)
 		return -EBUSY;
-	if (!rt_max_swapped_at) {
-		rt_max_swapped_at = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
-		if (!rt_max_swapped_at)
-			return -ENOMEM;
-	}
 	/* A new tracer starts from nothing, like "echo 0" and a clear. */
 	mutex_lock(&rt_max_lock);
 	memset(&rt_max_shown, 0, sizeof(rt_max_shown));
@@ -270,7 +257,7 @@ int rt_max_prepare(struct rt_instance *tr)
 		mutex_unlock(&rt_max_lock);
 	}
 	tr->snapshot = false;
-	return rt_max_buffer_fit(tr, true);
+	return rt_max_buffer_fit(tr);
 }
 EXPORT_SYMBOL_GPL(rt_max_prepare);
 

@@ -42,7 +42,7 @@ static int rt_snapshot_take(struct rt_instance *tr)
 {
 	int ret;
 
-	ret = rt_max_buffer_fit(tr, false);
+	ret = rt_max_buffer_fit(tr);
 	if (ret)
 		return ret;
 	mutex_lock(&rt_max_lock);

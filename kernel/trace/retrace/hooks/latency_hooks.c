@@ -6,12 +6,20 @@
  * transitions to one client, a latency tracer, and know nothing of it.
  *
  * Protocol.  @rt_lat_client is written only by register/unregister,
- * under rt_lat_hooks_lock, while both keys are off; the hooks read it
- * once, with interrupts or preemption off.  Unregister turns the keys
- * off, then waits for every CPU to pass a preemptible point
- * (rt_wait_preempt_readers()), after which no hook still runs the old
- * client.  A hook that fires inside the client (the client takes a
- * spinlock, say) is dropped by the per-CPU @rt_lat_busy guard.
+ * under rt_lat_hooks_lock; the hooks read it once, with interrupts or
+ * preemption off, and pass nothing while it is NULL.  Turning a key on
+ * or off rewrites its sites one at a time, so while it runs some
+ * transitions are hooked and others not: a section could start at a
+ * hooked site, end at one not yet hooked, and be ended much later by
+ * another section's end, a false maximum.  So the client is set only
+ * once every site of its keys is hooked (static_branch_enable() has
+ * returned), and cleared before any is unhooked: unregister clears
+ * it, waits for every CPU to pass a preemptible point
+ * (rt_wait_preempt_readers()), after which no hook runs the old client,
+ * and only then turns the keys off.  A hook that fires inside the
+ * client (the client takes a spinlock, say) is dropped by the per-CPU
+ * @rt_lat_busy guard.  Between the keys and the client, the hooks
+ * keep their own per-CPU state (rt_lat_irqs_are_off) as always.
  */
 #include <linux/export.h>
 #include <linux/ftrace.h>
@@ -203,11 +211,12 @@ int rt_latency_hooks_register(const struct rt_latency_client *client)
 		ret = -EBUSY;
 		goto out;
 	}
-	WRITE_ONCE(rt_lat_client, client);
 	if (client->irqs_off)
 		static_branch_enable(&retrace_irqs_hook_key);
 	if (client->preempt_off)
 		static_branch_enable(&retrace_preempt_hook_key);
+	/* Every site hooked: from now on a section starts and ends hooked. */
+	WRITE_ONCE(rt_lat_client, client);
 out:
 	mutex_unlock(&rt_lat_hooks_lock);
 	return ret;
@@ -224,11 +233,12 @@ void rt_latency_hooks_unregister(const struct rt_latency_client *client)
 {
 	mutex_lock(&rt_lat_hooks_lock);
 	if (rt_lat_client == client) {
+		WRITE_ONCE(rt_lat_client, NULL);
+		/* No hook runs @client past this ... */
+		rt_wait_preempt_readers();
+		/* ... so none sees a site unhooked. */
 		static_branch_disable(&retrace_irqs_hook_key);
 		static_branch_disable(&retrace_preempt_hook_key);
-		rt_wait_preempt_readers();
-		WRITE_ONCE(rt_lat_client, NULL);
-		rt_wait_preempt_readers();
 	}
 	mutex_unlock(&rt_lat_hooks_lock);
 }

@@ -85,6 +85,24 @@ extern unsigned int nr_cpu_ids;
 #define preempt_enable_notrace() do { } while (0)
 static inline void synchronize_rcu(void) { }
 static inline void rt_wait_preempt_readers(void) { }
+/* One thread plays every CPU: an IPI is a plain call. */
+typedef struct {
+	void (*func)(void *info);
+	void *info;
+} call_single_data_t;
+#define INIT_CSD(c, f, i)	do { (c)->func = (f); (c)->info = (i); } while (0)
+static inline int smp_call_function_single_async(int cpu, call_single_data_t *csd)
+{
+	csd->func(csd->info);
+	return 0;
+}
+struct completion { int done; };
+#define init_completion(c)	((c)->done = 0)
+#define complete(c)		((c)->done = 1)
+#define wait_for_completion(c)	do { } while (0)
+#define cpus_read_lock()	do { } while (0)
+#define cpus_read_unlock()	do { } while (0)
+#define cond_resched()		do { } while (0)
 
 /* Memory. */
 #define __GFP_RETRY_MAYFAIL 0

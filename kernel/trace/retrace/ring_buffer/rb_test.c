@@ -684,12 +684,13 @@ static void t_epoch_per_cpu(void)
 /*
  * rt_buffer_swap_cpu: one CPU's ring (records and counters) changes
  * buffers, the other CPUs stay, both buffers keep working after, and
- * buffers of different sizes are refused.
+ * buffers of different sizes are refused; a ring's name goes with it.
  */
 static void t_swap_cpu(void)
 {
 	struct rt_buffer *live, *max, *small;
 	struct rt_rb_stats st;
+	unsigned long id;
 	int cpu;
 
 	nr_cpu_ids = 2;
@@ -706,7 +707,12 @@ static void t_swap_cpu(void)
 	put(max, 300, 8);
 	CHECK(rt_buffer_swap_cpu(live, small, 1) == -EINVAL, "sizes differ");
 	CHECK(rt_buffer_swap_cpu(live, live, 1) == -EINVAL, "same buffer");
+	id = rt_buffer_ring_id(live, 1);
+	CHECK(id && id != rt_buffer_ring_id(max, 1) &&
+	      id != rt_buffer_ring_id(live, 0), "ring names differ");
 	CHECK(rt_buffer_swap_cpu(live, max, 1) == 0, "swap");
+	CHECK(rt_buffer_ring_id(max, 1) == id && rt_buffer_ring_id(live, 1) != id,
+	      "the ring's name moved with it");
 	rt_buffer_stats(max, 1, &st);
 	CHECK(st.written == 2 && st.entries == 2, "max cpu1 written %llu", (unsigned long long)st.written);
 	CHECK(rt_buffer_consume(max, 1, &rec) == 0 && check_rec(&rec, 101, 8), "max cpu1 first");

@@ -26,6 +26,8 @@
 #include "rb_host_shim.h"
 #else
 #include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
@@ -36,22 +38,20 @@
 #include <linux/rwsem.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/topology.h>
 #include <asm/local.h>
 #include <trace/retrace/ipset.h>
-
-/*
- * Monotonic on each CPU, NMI-safe, nanoseconds: local_clock() without
- * its preemption wrapper, which is traceable code (the function tracer
- * would be entered, and turned back by its recursion guard, on every
- * record).  The caller has preemption disabled.
- */
-static __always_inline u64 rb_clock_local(void)
-{
-	return local_clock_noinstr();
-}
 #endif
 #include <trace/retrace/ring_buffer.h>
+
+#ifndef RETRACE_HOST
+/* The host tests supply their own, which they can steer. */
+static __always_inline u64 rb_clock_local(void)
+{
+	return rt_clock_local();
+}
+#endif
 
 /*
  * The other clocks a buffer may stamp with (rt_buffer_set_clock()).
@@ -185,7 +185,11 @@ struct rb_cpu {
 
 /**
  * struct rt_buffer - a set of per-CPU rings
- * @cpus: per-CPU state, indexed by CPU number
+ * @cpus: per-CPU state, indexed by CPU number.  An entry changes
+ *	(rt_buffer_swap_cpu()) only on its own CPU, in an IPI, while no
+ *	writer is in flight there; a writer that read the old entry just
+ *	before sees the change when it checks again after raising the
+ *	ring's nesting (rt_buffer_reserve())
  * @nr_pages: pages in each CPU's ring, or 0 when the CPUs' rings
  *	differ in size (rt_buffer_resize_cpu()); written under @readers
  *	held exclusive
@@ -486,15 +490,26 @@ unsigned int rt_buffer_clock(struct rt_buffer *buf)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_clock);
 
-/*
- * Exchange @only's ring (every CPU's when @only < 0) between @a and @b,
- * after checking that every ring to move has its partner's size, so
- * that either all of them change places or none does.  One wait for
- * the writers in flight covers every CPU.
- */
-static int rb_swap(struct rt_buffer *a, struct rt_buffer *b, int only)
+/* Exchange @cpu's rings of @a and @b, with no writer in flight on either. */
+static void rb_exchange_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 {
-	struct rb_cpu *c;
+	struct rb_cpu *ca = a->cpus[cpu], *cb = b->cpus[cpu];
+
+	WRITE_ONCE(a->cpus[cpu], cb);
+	WRITE_ONCE(b->cpus[cpu], ca);
+	/* Each ring's losses so far belong to its old place. */
+	rb_cpu_new_epoch(ca);
+	rb_cpu_new_epoch(cb);
+}
+
+/*
+ * Exchange every CPU's ring between @a and @b, after checking that
+ * every ring has its partner's size, so that either all of them change
+ * places or none does.  One wait for the writers in flight covers every
+ * CPU.
+ */
+static int rb_swap_all(struct rt_buffer *a, struct rt_buffer *b)
+{
 	int cpu, ret = 0;
 
 	if (a == b)
@@ -505,23 +520,13 @@ static int rb_swap(struct rt_buffer *a, struct rt_buffer *b, int only)
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
 	for_each_possible_cpu(cpu) {
-		if (only >= 0 && cpu != only)
-			continue;
 		if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
 			ret = -EINVAL;
 			goto out;
 		}
 	}
-	for_each_possible_cpu(cpu) {
-		if (only >= 0 && cpu != only)
-			continue;
-		c = a->cpus[cpu];
-		a->cpus[cpu] = b->cpus[cpu];
-		b->cpus[cpu] = c;
-		/* Each ring's losses so far belong to its old place. */
-		rb_cpu_new_epoch(a->cpus[cpu]);
-		rb_cpu_new_epoch(b->cpus[cpu]);
-	}
+	for_each_possible_cpu(cpu)
+		rb_exchange_cpu(a, b, cpu);
 	/* Equal rings moved: each buffer's common size (nr_pages) holds. */
 	a->generation++;
 	b->generation++;
@@ -533,6 +538,40 @@ out:
 	return ret;
 }
 
+struct rb_swap_req {
+	struct rt_buffer	*a, *b;
+	int			cpu;
+	int			ret;
+	call_single_data_t	csd;
+	struct completion	done;
+};
+
+/*
+ * Exchange req->cpu's rings, on that CPU with interrupts off (an IPI),
+ * or in the caller for an offline CPU, where no writer runs.  Writers
+ * on a CPU only ever write its own ring, and each holds the ring's
+ * nesting raised from before it chooses a place to after it commits:
+ * with both nestings 0 no writer is in flight on either ring, and none
+ * can start until this returns, but in an NMI.  An NMI writer runs to
+ * its commit inside us, on whichever ring the entry held when it came.
+ */
+static void rb_swap_here(void *arg)
+{
+	struct rb_swap_req *req = arg;
+
+	if (local_read(&req->a->cpus[req->cpu]->nesting) ||
+	    local_read(&req->b->cpus[req->cpu]->nesting)) {
+		req->ret = -EBUSY;	/* interrupted a writer: try again */
+	} else {
+		rb_exchange_cpu(req->a, req->b, req->cpu);
+		req->ret = 0;
+	}
+	complete(&req->done);
+}
+
+/* How many times a swap that found a writer in flight is tried again. */
+#define RB_SWAP_TRIES	1000
+
 /**
  * rt_buffer_swap_cpu - exchange one CPU's ring between two buffers
  * @a: a buffer
@@ -540,20 +579,74 @@ out:
  * @cpu: the CPU whose rings change places
  *
  * What @a held for @cpu is then @b's, records, counters and all, and
- * the other way round; the other CPUs are untouched.  Writers of both
- * buffers are held off and waited for (they keep preemption disabled
- * from reserve to commit), and readers are excluded through both
- * buffers' @readers, taken in the order @a, @b; iterators of both
- * start over.  This is how a latency tracer keeps the ring that holds
- * its longest section (core/max.c).  May sleep.
+ * the other way round; the other CPUs are untouched, and their writers
+ * never wait.  The exchange runs on @cpu itself, in an IPI, at a moment
+ * when no writer is in flight there (tried again, up to
+ * RB_SWAP_TRIES times, when the IPI interrupted one), so no record is
+ * refused for it.  The caller sleeps while the IPI waits for @cpu to
+ * enable interrupts.  Readers are excluded through both buffers'
+ * @readers, taken in the order @a, @b; iterators of both start over.
+ * This is how a latency tracer keeps the ring that holds its longest
+ * section (core/max.c).  May sleep.
  *
- * Return: 0, or -EINVAL if the two rings differ in size.
+ * Return: 0, -EINVAL if the two rings differ in size or @a is @b, or
+ * -EBUSY if a writer was in flight at every try.
  */
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 {
-	return rb_swap(a, b, cpu);
+	struct rb_swap_req req = { .a = a, .b = b, .cpu = cpu };
+	int tries = 0;
+
+	if (a == b || cpu < 0 || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	down_write(&a->readers);
+	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
+	if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
+		req.ret = -EINVAL;
+		goto out;
+	}
+	/* @cpu stays online or offline until the exchange is done. */
+	cpus_read_lock();
+	do {
+		if (tries)
+			cond_resched();
+		init_completion(&req.done);
+		INIT_CSD(&req.csd, rb_swap_here, &req);
+		/* -ENXIO: offline, so no writer runs there. */
+		if (smp_call_function_single_async(cpu, &req.csd))
+			rb_swap_here(&req);
+		wait_for_completion(&req.done);
+	} while (req.ret == -EBUSY && ++tries < RB_SWAP_TRIES);
+	cpus_read_unlock();
+	if (!req.ret) {
+		a->generation++;
+		b->generation++;
+	}
+out:
+	up_write(&b->readers);
+	up_write(&a->readers);
+	return req.ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
+
+/**
+ * rt_buffer_ring_id - name the ring that holds @cpu's records in @buf now
+ * @buf: the buffer
+ * @cpu: the CPU
+ *
+ * Swaps move rings between buffers whole; the name moves with its ring,
+ * so a caller that noted it can later find which buffer holds those
+ * records.  Two rings that exist at once never share a name.  Read on
+ * @cpu with interrupts off, the answer cannot race with a swap of that
+ * CPU (rt_buffer_swap_cpu() runs there in an IPI).
+ *
+ * Return: the ring's name, never 0.
+ */
+unsigned long rt_buffer_ring_id(struct rt_buffer *buf, int cpu)
+{
+	return (unsigned long)READ_ONCE(buf->cpus[cpu]);
+}
+EXPORT_SYMBOL_GPL(rt_buffer_ring_id);
 
 /**
  * rt_buffer_swap - exchange every CPU's ring between two buffers
@@ -571,7 +664,7 @@ EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
  */
 int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 {
-	return rb_swap(a, b, -1);
+	return rb_swap_all(a, b);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap);
 
@@ -854,7 +947,7 @@ static inline u32 *rb_write_header(u32 *p, unsigned int payload, u32 delta)
 void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 {
 	unsigned int payload, rec_len;
-	struct rb_cpu *c;
+	struct rb_cpu *c, **slot;
 	unsigned long w, nw;
 	bool abs, change;
 	unsigned int clock;
@@ -869,8 +962,25 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 	rec_len = payload + (payload <= RB_KIND_MAX_SHORT * 4 ? 4 : 8);
 
 	preempt_disable_notrace();
-	c = buf->cpus[raw_smp_processor_id()];
+	slot = &buf->cpus[raw_smp_processor_id()];
+	c = READ_ONCE(*slot);
 	local_inc(&c->nesting);
+	/*
+	 * A swap of this CPU's ring (rb_swap_here(), an IPI on this CPU)
+	 * moves a ring only while its nesting is 0.  One that came in
+	 * between the load above and the increment moved c to the other
+	 * buffer: let it go and take the ring now here, as often as that
+	 * happens.  Same CPU, so program order is enough; once the entry
+	 * is seen unchanged after the increment, no swap moves c until
+	 * rt_buffer_commit().
+	 */
+	barrier();
+	while (unlikely(READ_ONCE(*slot) != c)) {
+		local_dec(&c->nesting);
+		c = READ_ONCE(*slot);
+		local_inc(&c->nesting);
+		barrier();
+	}
 	w = local_read(&c->wpos);
 	for (;;) {
 		unsigned long page = RB_POS_PAGE(w), off = RB_POS_OFF(w);
@@ -947,7 +1057,8 @@ EXPORT_SYMBOL_GPL(rt_buffer_reserve);
  */
 void notrace rt_buffer_commit(struct rt_buffer *buf)
 {
-	rb_end_write(buf->cpus[raw_smp_processor_id()]);
+	/* No swap moves a ring with a writer in flight: still ours. */
+	rb_end_write(READ_ONCE(buf->cpus[raw_smp_processor_id()]));
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(rt_buffer_commit);

@@ -56,8 +56,13 @@ static __always_inline bool rt_lat_irqs_watched(void)
 	return (rt_lat_mode & RT_LAT_IRQS) && irqs_disabled();
 }
 
-/* One function record: @ip is where, @parent_ip its caller if known. */
-static void notrace rt_lat_record(unsigned long ip, unsigned long parent_ip)
+/*
+ * One function record: @ip is where, @parent_ip its caller if known;
+ * @irqs_on: interrupts were on, though the caller turned them off
+ * since.
+ */
+static void notrace rt_lat_record(unsigned long ip, unsigned long parent_ip,
+				  bool irqs_on)
 {
 	struct rt_instance *tr = rt_lat_tr;
 	struct rt_function_entry *e;
@@ -71,6 +76,8 @@ static void notrace rt_lat_record(unsigned long ip, unsigned long parent_ip)
 		return;
 	e->ip = ip;
 	e->parent_ip = parent_ip;
+	if (irqs_on)
+		e->ent.flags &= ~RT_FLAG_IRQS_OFF;
 	rt_commit(&h);
 }
 
@@ -85,10 +92,10 @@ static void notrace rt_lat_start(unsigned long ip)
 
 	if (in_nmi())
 		return;
-	c->start = local_clock_noinstr();
+	c->start = rt_clock_local();
 	c->start_ip = ip;
 	c->active = true;
-	rt_lat_record(ip, ip);
+	rt_lat_record(ip, ip, false);
 	this_cpu_write(rt_fn_gate, rt_lat_mode);
 }
 
@@ -96,25 +103,35 @@ static void notrace rt_lat_stop(unsigned long ip)
 {
 	struct rt_lat_cpu *c = this_cpu_ptr(&rt_lat_cpus);
 	struct rt_max_info info;
+	unsigned long flags;
 	u64 now;
 
 	if (!c->active || in_nmi())
 		return;
 	this_cpu_write(rt_fn_gate, 0);
 	c->active = false;
-	now = local_clock_noinstr();
+	now = rt_clock_local();
 	if (!rt_max_beats(rt_lat_tr, now - c->start))
 		return;
-	rt_lat_record(ip, ip);
+	/*
+	 * A preemption-off section ends with interrupts on: keep them off
+	 * from the end record to the report, so that no swap of this CPU
+	 * (an IPI) moves the ring between them (rt_max_report()).  Not
+	 * raw: lockdep must know, as for the lock rt_max_report() takes;
+	 * the hooks drop this transition, being inside one.
+	 */
+	local_irq_save(flags);
+	rt_lat_record(ip, ip, !irqs_disabled_flags(flags));
 	info.latency_ns = now - c->start;
 	info.start_ts = c->start;
-	info.end_ts = local_clock_noinstr();
+	info.end_ts = rt_clock_local();
 	info.cpu = smp_processor_id();
 	info.start_cpu = info.cpu;
 	info.start_ip = c->start_ip;
 	info.end_ip = ip;
 	rt_max_fill_task(&info, current);
 	rt_max_report(rt_lat_tr, &info);
+	local_irq_restore(flags);
 }
 
 static void notrace rt_lat_irqs_off(unsigned long ip)

@@ -31,16 +31,21 @@ static noinline void rt_lat_test_inside(void)
 }
 
 /*
- * Spin @us on the tracers' own clock.  mdelay() is calibrated against
- * the TSC once at boot, and under TCG that calibration can disagree
- * with local_clock() by a percent: a 30000 us mdelay() was measured as
- * a 29802 us section, failing "max >= 30000".
+ * Spin @us on the tracers' own clock: sched_clock(), which
+ * rt_clock_local() reads.  mdelay() is calibrated against the TSC once
+ * at boot, and under TCG that calibration can disagree with the clock
+ * by a percent: a 30000 us mdelay() was measured as a 29802 us section,
+ * failing "max >= 30000".  Not local_clock(): once the TSC is marked
+ * unstable (a busy TCG host trips the clocksource watchdog), it stops
+ * a tick past the last tick on a CPU with interrupts off, and the spin
+ * would never end.  sched_clock() is not traced, so the section holds
+ * no call but rt_lat_test_inside().
  */
 static __always_inline void rt_lat_test_spin(unsigned int us)
 {
-	u64 end = local_clock() + (u64)us * NSEC_PER_USEC;
+	u64 end = sched_clock() + (u64)us * NSEC_PER_USEC;
 
-	while (local_clock() < end)
+	while (sched_clock() < end)
 		cpu_relax();
 }
 

@@ -146,15 +146,18 @@ static void rt_wk_start_timing(struct task_struct *p, unsigned long ip)
 		get_task_struct(p);
 		WRITE_ONCE(rt_wk_task, p);
 		WRITE_ONCE(rt_wk_prio, p->prio);
-		rt_wk_start = local_clock_noinstr();
+		rt_wk_start = rt_clock_local();
 		rt_wk_tree_ns = 0;
 		rt_max_fill_task(&rt_wk_info, p);
 		rt_wk_info.start_cpu = smp_processor_id();
 		rt_wk_record(site, parent);
+		/* Where the wakeup's record is, for the snapshot. */
+		rt_wk_info.start_ring = rt_buffer_ring_id(rt_wk_tr->buffer,
+							  rt_wk_info.start_cpu);
 		/* The walk is the tracer's time, not the wakee's latency. */
-		rt_wk_tree_ns = local_clock_noinstr();
+		rt_wk_tree_ns = rt_clock_local();
 		rt_sched_tree_record(rt_wk_tr, task_cpu(p));
-		rt_wk_tree_ns = local_clock_noinstr() - rt_wk_tree_ns;
+		rt_wk_tree_ns = rt_clock_local() - rt_wk_tree_ns;
 	}
 	raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
 	/* Outside PREEMPT_RT a task may be freed in any context. */
@@ -184,14 +187,19 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 		raw_spin_unlock_irqrestore(&rt_wk_lock, flags);
 		return;
 	}
-	now = local_clock_noinstr() - rt_wk_tree_ns;
-	if (rt_max_beats(rt_wk_tr, now - rt_wk_start)) {
+	now = rt_clock_local() - rt_wk_tree_ns;
+	/*
+	 * Started on another CPU's clock: sched_clock() promises no bound
+	 * between CPUs, and a wakeup seemingly after its switch is no max.
+	 */
+	if ((s64)(now - rt_wk_start) > 0 &&
+	    rt_max_beats(rt_wk_tr, now - rt_wk_start)) {
 		rt_wk_record(site, parent);
 		rt_sched_tree_record(rt_wk_tr, smp_processor_id());
 		info = rt_wk_info;
 		info.latency_ns = now - rt_wk_start;
 		info.start_ts = rt_wk_start;
-		info.end_ts = local_clock_noinstr();
+		info.end_ts = rt_clock_local();
 		info.cpu = smp_processor_id();
 		info.start_ip = 0;
 		info.end_ip = 0;
