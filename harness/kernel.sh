@@ -50,6 +50,9 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	echo "$want" >"$stamp"
 fi
 
+# KERNEL_CONFIG_ONLY=1: stop here (make check configures while the
+# host tests run).
+[ "${KERNEL_CONFIG_ONLY:-0}" = 1 ] && exit 0
 step "building $(flavour) kernel (-j$JOBS, log: $OBJ/build.log)"
 run_logged "$OBJ/build.log" "${KMAKE[@]}" bzImage modules
 cp "$OBJ/arch/x86/boot/bzImage" "$OUT/bzImage"
