@@ -425,6 +425,7 @@ static const char rt_readme_core[] =
 	"  per_cpu/cpuN/buffer_size_kb  KiB of that CPU's ring alone\n"
 	"  saved_cmdlines       pid and name of the tasks recorded lately\n"
 	"  saved_cmdlines_size  slots in that table (1..32768)\n"
+	"  printk_formats       address and format of each trace_printk() site\n"
 	"  per_cpu/cpuN/trace_pipe_raw  consuming read of that CPU in binary\n"
 	"                       pages (events/header_page, header_event)\n";
 
@@ -525,6 +526,7 @@ void rt_create_control_files(struct rt_instance *tr)
 		tracefs_create_file("README", 0444, dir, NULL,
 				    &rt_readme_fops);
 		rt_create_comm_files(dir);
+		rt_create_printk_formats_file(dir);
 	}
 
 	per_cpu = tracefs_create_dir("per_cpu", dir);
