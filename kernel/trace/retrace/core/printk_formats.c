@@ -4,7 +4,10 @@
  * trace_puts() call site, the kernel's and each loaded module's, one
  * per line as
  *
- *	0x<address of the format> : "<format, C-escaped>"
+ *	0x<address of the format> : "<format>"
+ *
+ * with newlines, tabs and quotes escaped as \n, \t and \" (and a
+ * backslash left as it is), byte for byte as upstream prints it.
  *
  * retrace's print records hold the formatted text, so no reader needs
  * this list to decode them; it is the catalogue upstream's users and
@@ -26,16 +29,6 @@
 #include <linux/tracefs.h>
 #include "internal.h"
 
-/* A loaded module that has trace_printk() call sites. */
-struct rt_printk_fmt_module {
-	struct list_head	list;
-	struct module		*mod;
-};
-
-/* Guards rt_printk_fmt_modules; process context only. */
-static DEFINE_MUTEX(rt_printk_fmt_lock);
-static LIST_HEAD(rt_printk_fmt_modules);
-
 static void rt_printk_fmt_show_one(struct seq_file *m, const char *fmt)
 {
 	const char *c;
@@ -51,8 +44,8 @@ static void rt_printk_fmt_show_one(struct seq_file *m, const char *fmt)
 		case '\t':
 			seq_puts(m, "\\t");
 			break;
-		case '\\':
-			seq_puts(m, "\\\\");
+		case '\\':	/* as upstream: a lone backslash */
+			seq_putc(m, '\\');
 			break;
 		case '"':
 			seq_puts(m, "\\\"");
@@ -64,20 +57,40 @@ static void rt_printk_fmt_show_one(struct seq_file *m, const char *fmt)
 	seq_puts(m, "\"\n");
 }
 
-static int rt_printk_formats_show(struct seq_file *m, void *v)
+#ifdef CONFIG_MODULES
+/* A loaded module that has trace_printk() call sites. */
+struct rt_printk_fmt_module {
+	struct list_head	list;
+	struct module		*mod;
+};
+
+/* Guards rt_printk_fmt_modules; process context only. */
+static DEFINE_MUTEX(rt_printk_fmt_lock);
+static LIST_HEAD(rt_printk_fmt_modules);
+
+static void rt_printk_fmt_show_modules(struct seq_file *m)
 {
 	struct rt_printk_fmt_module *pm;
-	const char **p;
 	unsigned int i;
 
-	for (p = __start___trace_bprintk_fmt; p < __stop___trace_bprintk_fmt; p++)
-		rt_printk_fmt_show_one(m, *p);
 	mutex_lock(&rt_printk_fmt_lock);
 	list_for_each_entry(pm, &rt_printk_fmt_modules, list)
 		for (i = 0; i < pm->mod->num_trace_bprintk_fmt; i++)
 			rt_printk_fmt_show_one(m,
 					pm->mod->trace_bprintk_fmt_start[i]);
 	mutex_unlock(&rt_printk_fmt_lock);
+}
+#else
+static void rt_printk_fmt_show_modules(struct seq_file *m) { }
+#endif
+
+static int rt_printk_formats_show(struct seq_file *m, void *v)
+{
+	const char **p;
+
+	for (p = __start___trace_bprintk_fmt; p < __stop___trace_bprintk_fmt; p++)
+		rt_printk_fmt_show_one(m, *p);
+	rt_printk_fmt_show_modules(m);
 	return 0;
 }
 
