@@ -341,6 +341,13 @@ struct rt_readme_part {
 };
 void rt_readme_add(struct rt_readme_part *part);
 
+/*
+ * error_log (core/error_log.c): a file that refuses a command notes it
+ * with the offset of the character at fault.  Process context.
+ */
+void rt_error_log(const char *loc, const char *cmd, const char *msg,
+		  unsigned int pos);
+
 /* Common header of a record, as the code at @pc saw its context. */
 void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
 /*

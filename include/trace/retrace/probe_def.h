@@ -16,7 +16,9 @@
 #endif
 
 #define RT_PROBE_MAX_ARGS	128
-#define RT_PROBE_MAX_NAME	64	/* group, event and argument names */
+#define RT_PROBE_MAX_NAME	64	/* group and event names, NUL included */
+#define RT_PROBE_MAX_ARG_NAME	32	/* argument names, NUL excluded */
+#define RT_PROBE_MAX_ARG_BODY	63	/* bytes of FETCH[:TYPE] after NAME= */
 #define RT_PROBE_MAX_LINE	4096
 #define RT_PROBE_MAX_STRING	256	/* bytes of a fetched string, NUL included */
 #define RT_PROBE_MAX_ACTIVE	4096	/* most kretprobe instances r<N> asks for */
@@ -55,6 +57,7 @@ enum rt_fetch_type {
  * @hex: print as 0x-prefixed hex (the x8..x64 types)
  * @bf_width: bitfield width in bits
  * @bf_offset: bitfield offset in bits from the container's low bit
+ * @pos: offset of the argument in the parsed line (for error_log)
  */
 struct rt_probe_arg {
 	char		*name;
@@ -70,6 +73,7 @@ struct rt_probe_arg {
 	unsigned char	hex;
 	unsigned char	bf_width;
 	unsigned char	bf_offset;
+	unsigned short	pos;
 };
 
 /**
@@ -85,6 +89,8 @@ struct rt_probe_arg {
  * @nr_args: entries in @args
  * @args: fetch arguments
  * @args_text: the arguments as written (for listing), "" if none
+ * @target_pos: offset of the probe point in the parsed line, where
+ *	error_log points when the kernel refuses it
  */
 struct rt_probe_def {
 	char			cmd;
@@ -98,10 +104,21 @@ struct rt_probe_def {
 	unsigned int		nr_args;
 	struct rt_probe_arg	*args;
 	char			*args_text;
+	unsigned short		target_pos;
+};
+
+/**
+ * struct rt_probe_error - why a line was refused, for error_log
+ * @msg: a short reason (static text)
+ * @pos: offset in the line of the part at fault
+ */
+struct rt_probe_error {
+	const char	*msg;
+	unsigned int	pos;
 };
 
 int rt_probe_parse(const char *line, struct rt_probe_def **out,
-		   const char **err);
+		   struct rt_probe_error *err);
 void rt_probe_def_free(struct rt_probe_def *def);
 int rt_probe_def_format(const struct rt_probe_def *d, char *buf, size_t size);
 

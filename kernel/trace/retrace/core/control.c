@@ -426,6 +426,7 @@ static const char rt_readme_core[] =
 	"  saved_cmdlines       pid and name of the tasks recorded lately\n"
 	"  saved_cmdlines_size  slots in that table (1..32768)\n"
 	"  printk_formats       address and format of each trace_printk() site\n"
+	"  error_log            the last commands refused, the fault marked by ^\n"
 	"  per_cpu/cpuN/trace_pipe_raw  consuming read of that CPU in binary\n"
 	"                       pages (events/header_page, header_event)\n";
 
@@ -527,6 +528,7 @@ void rt_create_control_files(struct rt_instance *tr)
 				    &rt_readme_fops);
 		rt_create_comm_files(dir);
 		rt_create_printk_formats_file(dir);
+		rt_create_error_log_file(dir);
 	}
 
 	per_cpu = tracefs_create_dir("per_cpu", dir);

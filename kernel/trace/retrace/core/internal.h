@@ -50,6 +50,7 @@ void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir);
 int rt_file_cpu(const struct file *file);
 void rt_create_comm_files(struct dentry *dir);
 void rt_create_printk_formats_file(struct dentry *dir);
+void rt_create_error_log_file(struct dentry *dir);
 /* vmlinux's __trace_printk_fmt section (the linker script bounds it). */
 extern const char *__start___trace_bprintk_fmt[];
 extern const char *__stop___trace_bprintk_fmt[];

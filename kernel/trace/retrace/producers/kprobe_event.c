@@ -509,7 +509,26 @@ static unsigned int rt_kp_sym_copies(const char *name)
 	return c.n;
 }
 
-static int rt_kp_create(struct rt_probe_def *d)
+/* Why register_kprobe() or register_kretprobe() refused, for error_log. */
+static const char *rt_kp_register_error(int ret)
+{
+	switch (ret) {
+	case -ENOENT:
+		return "no such symbol";
+	case -EILSEQ:
+		return "not at an instruction boundary";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return "the kernel cannot probe here";
+	}
+}
+
+/*
+ * Make and register the event @d defines; @d is consumed.  On failure,
+ * @err says why and where in the line, for error_log.
+ */
+static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 {
 	struct rt_kprobe *tk;
 	unsigned long size, off;
@@ -517,7 +536,9 @@ static int rt_kp_create(struct rt_probe_def *d)
 	int ret;
 
 	lockdep_assert_held(&rt_kp_lock);
+	*err = (struct rt_probe_error){ "out of memory", 0 };
 	if (rt_kp_find(d->group, d->event)) {
+		*err = (struct rt_probe_error){ "the event exists", 0 };
 		rt_probe_def_free(d);
 		return -EEXIST;
 	}
@@ -536,6 +557,7 @@ static int rt_kp_create(struct rt_probe_def *d)
 		goto fail;
 	/* "MOD:SYM" names one copy; a bare name must have only one. */
 	ret = -EADDRNOTAVAIL;
+	*err = (struct rt_probe_error){ "the symbol is not unique", d->target_pos };
 	if (d->sym && !d->mod && rt_kp_sym_copies(d->sym) > 1)
 		goto fail;
 	/* @SYM is looked up once; hits see a constant address. */
@@ -547,11 +569,13 @@ static int rt_kp_create(struct rt_probe_def *d)
 			continue;
 		addr = kallsyms_lookup_name(a->sym);
 		ret = -ENOENT;
+		*err = (struct rt_probe_error){ "no such symbol", a->pos };
 		if (!addr)
 			goto fail;
 		a->base = RT_FETCH_IMM;
 		a->imm += addr;
 	}
+	*err = (struct rt_probe_error){ "out of memory", 0 };
 	ret = rt_kp_layout(tk);
 	if (ret)
 		goto fail;
@@ -561,9 +585,12 @@ static int rt_kp_create(struct rt_probe_def *d)
 		unsigned long addr = kallsyms_lookup_name(tk->symbol);
 
 		ret = -ENOENT;
+		*err = (struct rt_probe_error){ "no such symbol", d->target_pos };
 		if (!addr)
 			goto fail;
 		ret = -EINVAL;
+		*err = (struct rt_probe_error){ "the offset is past the function's end",
+						d->target_pos };
 		if (!kallsyms_lookup_size_offset(addr, &size, &off) ||
 		    d->offset >= size - off)
 			goto fail;
@@ -583,9 +610,11 @@ static int rt_kp_create(struct rt_probe_def *d)
 	else
 		ret = 0;
 	mutex_unlock(&rt_kp_arm_lock);
+	*err = (struct rt_probe_error){ rt_kp_register_error(ret), d->target_pos };
 	if (ret)
 		goto fail;
 	ret = rt_event_add(&tk->ev);
+	*err = (struct rt_probe_error){ "cannot add the event", 0 };
 	if (ret) {
 		mutex_lock(&rt_kp_arm_lock);
 		rt_kp_unregister(tk);
@@ -683,25 +712,28 @@ out:
 	return ret;
 }
 
+/* Run one line of kprobe_events; a refused line goes to error_log. */
 static int rt_kp_run_line(const char *line)
 {
+	struct rt_probe_error err;
 	struct rt_probe_def *d;
 	struct rt_kprobe *tk;
-	const char *err;
 	int ret;
 
 	ret = rt_probe_parse(line, &d, &err);
-	if (ret) {
-		pr_debug("kprobe_events: %s: '%s'\n", err, line);
-		return ret;
+	if (!ret && d && d->cmd != '-') {
+		ret = rt_kp_create(d, &err);
+	} else if (!ret && d) {
+		tk = rt_kp_find(d->group, d->event);
+		rt_probe_def_free(d);
+		ret = tk ? rt_kp_delete(tk) : -ENOENT;
+		if (ret)
+			err = (struct rt_probe_error){
+				tk ? "the event is in use" : "no such event", 0 };
 	}
-	if (!d)
-		return 0;
-	if (d->cmd != '-')
-		return rt_kp_create(d);
-	tk = rt_kp_find(d->group, d->event);
-	rt_probe_def_free(d);
-	return tk ? rt_kp_delete(tk) : -ENOENT;
+	if (ret)
+		rt_error_log("trace_kprobe", line, err.msg, err.pos);
+	return ret;
 }
 
 /* ---- kprobe_events and kprobe_profile ------------------------------------ */

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rt_probe_def *d, *d2;
 	char *line, *text;
-	const char *err;
+	struct rt_probe_error err;
 	unsigned int i, j;
 	int ret, n;
 
@@ -49,8 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line = strndup((const char *)data, size);
 	ret = rt_probe_parse(line, &d, &err);
 	if (ret) {
-		if (d || !err || (ret != -EINVAL && ret != -E2BIG))
+		if (d || !err.msg || (ret != -EINVAL && ret != -E2BIG))
 			fail("error without reason", line);
+		if (err.pos > strlen(line))
+			fail("error position past the line's end", line);
 		free(line);
 		return 0;
 	}

@@ -15,6 +15,13 @@
  *
  * Syntax only: symbols and addresses are checked by the kernel side
  * when it registers the probe.  Pure C, also built as a host program.
+ *
+ * A refused line comes with the offset of the part at fault, which
+ * error_log marks with a caret.  Where that points follows upstream,
+ * since tools check it: the start of whatever is wrong (the maxactive,
+ * the group, the event name, the probe point, an argument's name, its
+ * base after any +|-offs( prefixes, its type), or where a missing ')'
+ * should have been.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -32,15 +39,40 @@
 #define RT_PP_RETURN		"%return"
 #define RT_PP_RETURN_LEN	(sizeof(RT_PP_RETURN) - 1)
 
+/*
+ * @tok is the text being parsed (the line, or a copy of one token of
+ * it) and @tok_pos where it starts in the line, so that an error at a
+ * pointer into @tok knows its offset in the line.
+ */
 struct rt_pparse {
 	const char	*err;
+	unsigned int	pos;
+	const char	*tok;
+	unsigned int	tok_pos;
 };
 
+/* Fail with @why at @at, a pointer into p->tok; the first error wins. */
+static int rt_pp_fail_at(struct rt_pparse *p, int ret, const char *why,
+			 const char *at)
+{
+	if (!p->err) {
+		p->err = why;
+		p->pos = p->tok_pos + (at && p->tok ? at - p->tok : 0);
+	}
+	return ret;
+}
+
+/* Fail with @why at the start of the token being parsed. */
 static int rt_pp_fail(struct rt_pparse *p, int ret, const char *why)
 {
-	if (!p->err)
-		p->err = why;
-	return ret;
+	return rt_pp_fail_at(p, ret, why, p->tok);
+}
+
+/* Parse @tok, which starts at @pos in the line, from now on. */
+static void rt_pp_at(struct rt_pparse *p, const char *tok, unsigned int pos)
+{
+	p->tok = tok;
+	p->tok_pos = pos;
 }
 
 static bool rt_pp_space(char c)
@@ -48,11 +80,12 @@ static bool rt_pp_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static bool rt_pp_ident(const char *s, size_t n)
+/* A C identifier of 1 to @max - 1 characters. */
+static bool rt_pp_ident(const char *s, size_t n, size_t max)
 {
 	size_t i;
 
-	if (!n || n >= RT_PROBE_MAX_NAME)
+	if (!n || n >= max)
 		return false;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
@@ -154,11 +187,11 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 	    !rt_pp_number(t + 1, at - t - 1, &w) ||
 	    !rt_pp_number(at + 1, sl - at - 1, &o) ||
 	    !rt_pp_number(sl + 1, strlen(sl + 1), &c))
-		return rt_pp_fail(p, -EINVAL, "unknown type");
+		return rt_pp_fail_at(p, -EINVAL, "unknown type", t);
 	if (c != 8 && c != 16 && c != 32 && c != 64)
-		return rt_pp_fail(p, -EINVAL, "bitfield container must be 8, 16, 32 or 64");
+		return rt_pp_fail_at(p, -EINVAL, "bitfield container must be 8, 16, 32 or 64", t);
 	if (!w || w > c || o >= c || o + w > c)
-		return rt_pp_fail(p, -EINVAL, "bitfield does not fit its container");
+		return rt_pp_fail_at(p, -EINVAL, "bitfield does not fit its container", t);
 	a->type = RT_FETCH_BITFIELD;
 	a->size = c / 8;
 	a->bf_width = w;
@@ -189,12 +222,12 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 
 	if (n > 1 && s[0] == '%') {
 		if (n - 1 >= sizeof(reg))
-			return rt_pp_fail(p, -EINVAL, "unknown register");
+			return rt_pp_fail_at(p, -EINVAL, "unknown register", s);
 		memcpy(reg, s + 1, n - 1);
 		reg[n - 1] = '\0';
 		idx = rt_arch_reg_index(reg);
 		if (idx < 0)
-			return rt_pp_fail(p, -EINVAL, "unknown register");
+			return rt_pp_fail_at(p, -EINVAL, "unknown register", s);
 		a->base = RT_FETCH_REG;
 		a->reg = idx;
 		return 0;
@@ -205,7 +238,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 	}
 	if (n == 7 && !strncmp(s, "$retval", 7)) {
 		if (cmd != 'r')
-			return rt_pp_fail(p, -EINVAL, "$retval is only for return probes");
+			return rt_pp_fail_at(p, -EINVAL, "$retval is only for return probes", s);
 		a->base = RT_FETCH_RETVAL;
 		return 0;
 	}
@@ -216,7 +249,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		/* Decimal only: "$stack0x8" is a typo, not entry 8. */
 		if (!rt_pp_number(s + 6, n - 6, &v) || v > 4096 ||
 		    memchr(s + 6, 'x', n - 6) || memchr(s + 6, 'X', n - 6))
-			return rt_pp_fail(p, -EINVAL, "bad $stack index");
+			return rt_pp_fail_at(p, -EINVAL, "bad $stack index", s);
 		return rt_pp_deref(p, a, v * sizeof(unsigned long), room);
 	}
 	if (n > 1 && s[0] == '@') {
@@ -225,7 +258,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 
 		if (s[1] >= '0' && s[1] <= '9') {
 			if (!rt_pp_number(s + 1, n - 1, &v))
-				return rt_pp_fail(p, -EINVAL, "bad address");
+				return rt_pp_fail_at(p, -EINVAL, "bad address", s);
 			a->base = RT_FETCH_IMM;
 			a->imm = v;
 			return rt_pp_deref(p, a, 0, room);
@@ -237,10 +270,10 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 			}
 		}
 		if (!rt_pp_symbol(s + 1, (off ? off : s + n) - s - 1))
-			return rt_pp_fail(p, -EINVAL, "bad symbol");
+			return rt_pp_fail_at(p, -EINVAL, "bad symbol", s);
 		v = 0;
 		if (off && !rt_pp_number(off + 1, s + n - off - 1, &v))
-			return rt_pp_fail(p, -EINVAL, "bad symbol offset");
+			return rt_pp_fail_at(p, -EINVAL, "bad symbol offset", s);
 		a->base = RT_FETCH_SYM;
 		a->imm = off && *off == '-' ? -v : v;
 		a->sym = rt_pp_dup(p, s + 1, (off ? off : s + n) - s - 1);
@@ -248,14 +281,14 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 			return -ENOMEM;
 		return rt_pp_deref(p, a, 0, room);
 	}
-	return rt_pp_fail(p, -EINVAL, "unknown fetch argument");
+	return rt_pp_fail_at(p, -EINVAL, "unknown fetch argument", s);
 }
 
 static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		     const char *tok, char cmd, unsigned int idx)
 {
 	char gen[16];
-	const char *eq, *colon, *f, *end, *q;
+	const char *eq, *colon, *f, *end, *q, *bad;
 	unsigned int nprefix = 0, room, i;
 	long *prefix = NULL;
 	unsigned long off;
@@ -266,15 +299,18 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	eq = strchr(tok, '=');
 	f = tok;
 	if (eq) {
-		if (!rt_pp_ident(tok, eq - tok))
+		if (!rt_pp_ident(tok, eq - tok, RT_PROBE_MAX_ARG_NAME + 1))
 			return rt_pp_fail(p, -EINVAL, "bad argument name");
 		f = eq + 1;
 	}
+	/* Upstream's bound; it also bounds the nesting below. */
+	if (strlen(f) > RT_PROBE_MAX_ARG_BODY)
+		return rt_pp_fail_at(p, -E2BIG, "argument too long", f);
 	/* :TYPE */
 	colon = strrchr(f, ':');
 	end = colon ? colon : f + strlen(f);
 	if (end == f)
-		return rt_pp_fail(p, -EINVAL, "empty fetch argument");
+		return rt_pp_fail_at(p, -EINVAL, "empty fetch argument", f);
 	a->type = RT_FETCH_U64;
 	a->size = 8;
 	if (colon) {
@@ -299,18 +335,24 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		const char *paren = memchr(q, '(', end - q);
 
 		if (!paren)
-			return rt_pp_fail(p, -EINVAL, "missing '(' after offset");
+			return rt_pp_fail_at(p, -EINVAL, "missing '(' after offset", q);
 		q = paren + 1;
 	}
-	/* The base is what is left once the same number of ')' are gone. */
+	/*
+	 * The base is what is left once the same number of ')' are gone;
+	 * a missing one is reported where it should have been.
+	 */
 	n = end - q;
 	for (i = 0; i < nprefix; i++) {
 		if (!n || q[n - 1] != ')')
-			return rt_pp_fail(p, -EINVAL, "unbalanced parentheses");
+			return rt_pp_fail_at(p, -EINVAL, "missing ')'", q + n);
 		n--;
 	}
-	if (memchr(q, '(', n) || memchr(q, ')', n))
-		return rt_pp_fail(p, -EINVAL, "unbalanced parentheses");
+	bad = memchr(q, '(', n);
+	if (!bad)
+		bad = memchr(q, ')', n);
+	if (bad)
+		return rt_pp_fail_at(p, -EINVAL, "unbalanced parentheses", bad);
 
 	room = nprefix + 1;
 	if (nprefix) {
@@ -323,7 +365,7 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 
 		if (!rt_pp_number(q + 1, paren - q - 1, &off)) {
 			kfree(prefix);
-			return rt_pp_fail(p, -EINVAL, "bad offset");
+			return rt_pp_fail_at(p, -EINVAL, "bad offset", q);
 		}
 		prefix[i] = *q == '-' ? -(long)off : (long)off;
 		q = paren + 1;
@@ -337,9 +379,9 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		return ret;
 	if (a->base == RT_FETCH_COMM) {
 		if (nprefix)
-			return rt_pp_fail(p, -EINVAL, "$comm cannot be dereferenced");
+			return rt_pp_fail_at(p, -EINVAL, "$comm cannot be dereferenced", q);
 		if (colon && a->type != RT_FETCH_STRING)
-			return rt_pp_fail(p, -EINVAL, "$comm is a string");
+			return rt_pp_fail_at(p, -EINVAL, "$comm is a string", colon + 1);
 		a->type = RT_FETCH_STRING;
 		a->size = 0;
 		return 0;
@@ -347,7 +389,8 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	/* A register's or a stack slot's value is not where a string is. */
 	if (a->type == RT_FETCH_STRING && !nprefix &&
 	    a->base != RT_FETCH_IMM && a->base != RT_FETCH_SYM)
-		return rt_pp_fail(p, -EINVAL, "a string needs +|-offs(...), @ADDR or @SYM");
+		return rt_pp_fail_at(p, -EINVAL, "a string needs +|-offs(...), @ADDR or @SYM",
+				     colon + 1);
 	return 0;
 }
 
@@ -358,10 +401,10 @@ static int rt_pp_event(struct rt_pparse *p, struct rt_probe_def *d,
 	const char *slash = memchr(s, '/', n);
 	const char *ev = slash ? slash + 1 : s;
 
-	if (slash && !rt_pp_ident(s, slash - s))
-		return rt_pp_fail(p, -EINVAL, "bad group name");
-	if (!rt_pp_ident(ev, s + n - ev))
-		return rt_pp_fail(p, -EINVAL, "bad event name");
+	if (slash && !rt_pp_ident(s, slash - s, RT_PROBE_MAX_NAME))
+		return rt_pp_fail_at(p, -EINVAL, "bad group name", s);
+	if (!rt_pp_ident(ev, s + n - ev, RT_PROBE_MAX_NAME))
+		return rt_pp_fail_at(p, -EINVAL, "bad event name", ev);
 	d->group = slash ? rt_pp_dup(p, s, slash - s) :
 			   rt_pp_dup(p, RT_PROBE_DEFAULT_GROUP,
 				     strlen(RT_PROBE_DEFAULT_GROUP));
@@ -483,17 +526,18 @@ static void rt_pp_list_arg(char *text, const struct rt_probe_arg *a,
  * rt_probe_parse - parse one line written to kprobe_events
  * @line: the line, NUL-terminated, without its newline
  * @out: the definition; NULL for a blank line or a '#' comment
- * @err: on failure, a short reason (static text)
+ * @err: on failure, a short reason (static text) and the offset in
+ *	@line of the part at fault
  *
  * Return: 0, -EINVAL for a syntax error, -E2BIG for more than
- * RT_PROBE_MAX_ARGS arguments or a line over RT_PROBE_MAX_LINE bytes,
- * or -ENOMEM.
+ * RT_PROBE_MAX_ARGS arguments, an argument over RT_PROBE_MAX_ARG_BODY
+ * bytes or a line over RT_PROBE_MAX_LINE bytes, or -ENOMEM.
  */
 int rt_probe_parse(const char *line, struct rt_probe_def **out,
-		   const char **err)
+		   struct rt_probe_error *err)
 {
 	struct rt_pparse p = { NULL };
-	const char *s = line, *t, *rest;
+	const char *s = line, *t, *rest, *pct;
 	unsigned int nargs = 0, i, j;
 	struct rt_probe_def *d;
 	size_t n, k;
@@ -501,9 +545,10 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	int ret;
 
 	*out = NULL;
-	*err = NULL;
+	err->msg = NULL;
+	err->pos = 0;
 	if (strnlen(line, RT_PROBE_MAX_LINE + 1) > RT_PROBE_MAX_LINE) {
-		*err = "line too long";
+		err->msg = "line too long";
 		return -E2BIG;
 	}
 	t = rt_pp_token(&s, &n);
@@ -513,26 +558,36 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
+	rt_pp_at(&p, line, 0);
 	ret = -EINVAL;
 	d->cmd = t[0];
 	/* r<N>: how many returns may be pending at once */
 	for (k = 1; k < n && t[k] >= '0' && t[k] <= '9'; k++)
 		;
-	if ((d->cmd != 'p' && d->cmd != 'r' && d->cmd != '-') ||
-	    (k < n && t[k] != ':') || (k < n && n == k + 1)) {
-		rt_pp_fail(&p, ret, "expected p, r or -");
+	if (d->cmd != 'p' && d->cmd != 'r' && d->cmd != '-') {
+		rt_pp_fail_at(&p, ret, "expected p, r or -", t);
+		goto fail;
+	}
+	if (k < n && t[k] != ':') {
+		rt_pp_fail_at(&p, ret, k > 1 ? "bad maxactive" :
+			      "expected p, r or -", k > 1 ? t + 1 : t);
+		goto fail;
+	}
+	if (k < n && n == k + 1) {
+		rt_pp_fail_at(&p, ret, "missing event name", t + n);
 		goto fail;
 	}
 	if (k > 1) {
 		unsigned long max;
 
 		if (d->cmd != 'r') {
-			rt_pp_fail(&p, ret, "maxactive is only for return probes");
+			rt_pp_fail_at(&p, ret, "maxactive is only for return probes",
+				      t + 1);
 			goto fail;
 		}
 		if (!rt_pp_number(t + 1, k - 1, &max) || !max ||
 		    max > RT_PROBE_MAX_ACTIVE) {
-			rt_pp_fail(&p, ret, "maxactive must be 1 to 4096");
+			rt_pp_fail_at(&p, ret, "maxactive must be 1 to 4096", t + 1);
 			goto fail;
 		}
 		d->maxactive = max;
@@ -545,7 +600,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	if (d->cmd == '-') {
 		ret = -EINVAL;
 		if (!d->event || rt_pp_token(&s, &n)) {
-			rt_pp_fail(&p, ret, "'-' takes only :[GRP/]EVENT");
+			rt_pp_fail_at(&p, ret, "'-' takes only :[GRP/]EVENT", t);
 			goto fail;
 		}
 		*out = d;
@@ -555,28 +610,34 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	t = rt_pp_token(&s, &n);
 	ret = -EINVAL;
 	if (!t) {
-		rt_pp_fail(&p, ret, "missing probe point");
+		rt_pp_fail_at(&p, ret, "missing probe point", line + strlen(line));
 		goto fail;
 	}
+	d->target_pos = t - line;
 	/* SYM%return: a return probe, however the line began */
 	if (n > RT_PP_RETURN_LEN &&
 	    !strncmp(t + n - RT_PP_RETURN_LEN, RT_PP_RETURN, RT_PP_RETURN_LEN)) {
 		d->cmd = 'r';
 		n -= RT_PP_RETURN_LEN;
 	}
+	/* %return is the only suffix */
+	pct = memchr(t, '%', n);
+	if (pct) {
+		rt_pp_fail_at(&p, ret, "bad probe point suffix", pct);
+		goto fail;
+	}
 	ret = -ENOMEM;
 	buf = rt_pp_dup(&p, t, n);
 	if (!buf)
 		goto fail;
+	rt_pp_at(&p, buf, d->target_pos);
 	ret = rt_pp_target(&p, d, buf);
+	if (!ret && !d->event)
+		ret = rt_pp_gen_name(&p, d);
 	kfree(buf);
+	rt_pp_at(&p, line, 0);
 	if (ret)
 		goto fail;
-	if (!d->event) {
-		ret = rt_pp_gen_name(&p, d);
-		if (ret)
-			goto fail;
-	}
 
 	for (rest = s; rt_pp_token(&rest, &n); nargs++)
 		;
@@ -592,7 +653,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		goto fail;
 	d->args_text[0] = 0;
 	if (nargs > RT_PROBE_MAX_ARGS) {
-		ret = rt_pp_fail(&p, -E2BIG, "too many arguments");
+		ret = rt_pp_fail_at(&p, -E2BIG, "too many arguments", s);
 		goto fail;
 	}
 	if (nargs) {
@@ -610,23 +671,24 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		if (!buf)
 			goto fail;
 		d->nr_args++;
+		a->pos = t - line;
+		rt_pp_at(&p, buf, a->pos);
 		ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
+		for (j = 0; !ret && j < i; j++)
+			if (!strcmp(d->args[j].name, a->name))
+				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
 		if (!ret)
 			rt_pp_list_arg(d->args_text, a, buf, i);
 		kfree(buf);
+		rt_pp_at(&p, line, 0);
 		if (ret)
 			goto fail;
-		for (j = 0; j < i; j++) {
-			if (!strcmp(d->args[j].name, a->name)) {
-				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
-				goto fail;
-			}
-		}
 	}
 	*out = d;
 	return 0;
 fail:
-	*err = p.err ? p.err : "out of memory";
+	err->msg = p.err ? p.err : "out of memory";
+	err->pos = p.err ? p.pos : 0;
 	rt_probe_def_free(d);
 	return ret;
 }

@@ -23,11 +23,11 @@ static void check(const char *name, int cond)
 static struct rt_probe_def *parse(const char *line)
 {
 	struct rt_probe_def *d;
-	const char *err;
+	struct rt_probe_error err;
 	int ret = rt_probe_parse(line, &d, &err);
 
 	if (ret) {
-		printf("# '%s': %d %s\n", line, ret, err);
+		printf("# '%s': %d %s\n", line, ret, err.msg);
 		return NULL;
 	}
 	return d;
@@ -295,7 +295,7 @@ static void test_errors(void)
 		{ "p:e %return", -EINVAL }, { "p:e f%returnx", -EINVAL },
 	};
 	struct rt_probe_def *d;
-	const char *err;
+	struct rt_probe_error err;
 	char name[128];
 	unsigned int i;
 	int ret;
@@ -304,8 +304,77 @@ static void test_errors(void)
 		d = (void *)1;
 		ret = rt_probe_parse(t[i].l, &d, &err);
 		snprintf(name, sizeof(name), "error '%s' -> %d (%s)", t[i].l,
-			 ret, err ? err : "");
-		check(name, ret == t[i].err && !d && err);
+			 ret, err.msg ? err.msg : "");
+		check(name, ret == t[i].err && !d && err.msg &&
+		      err.pos <= strlen(t[i].l));
+	}
+}
+
+/*
+ * Where error_log's caret points: each line marks the expected offset
+ * with '^', which is removed before parsing.  These are the cases of
+ * upstream's ftracetest kprobe_syntax_errors.tc that retrace's syntax
+ * covers (its README decides which of them run), with their positions.
+ */
+static void test_error_positions(void)
+{
+	static const char *const t[] = {
+		"p^100 vfs_read",			/* maxactive on p */
+		"r^1a111 vfs_read",			/* bad maxactive */
+		"r^100000 vfs_read",			/* maxactive too big */
+		"p ^hoge-fuga",				/* bad probe point */
+		"p ^hoge+1000-1000",
+		"r ^vfs_read+10",			/* offset on a return probe */
+		"p:^/bar vfs_read",			/* empty group */
+		"p:^12345678901234567890123456789012345678901234567890123456789012345/bar vfs_read",
+		"p:^foo.1/bar vfs_read",
+		"p:^ vfs_read",				/* empty event */
+		"p:foo/^12345678901234567890123456789012345678901234567890123456789012345 vfs_read",
+		"p:foo/^bar.1 vfs_read",
+		"p vfs_read ^$retval",
+		"p vfs_read ^$stack10000",
+		"p vfs_read ^$none_var",
+		"p vfs_read ^%none_reg",
+		"p vfs_read ^@12345678abcde",
+		"p vfs_read ^@+10",
+		"p vfs_read ^+0@0)",			/* no '(' */
+		"p vfs_read ^+0ab1(@0)",		/* bad offset */
+		"p vfs_read +0(+0(@0^)",		/* no ')' */
+		"p vfs_read +0(^$comm)",
+		"p vfs_read ^&1",
+		"p vfs_read @11:^unknown_type",
+		"p vfs_read $stack0:^string",
+		"p vfs_read @11:^b10@a/16",
+		"p vfs_read ^arg123456789012345678901234567890=@11",
+		"p vfs_read ^=@11",
+		"p vfs_read ^var.1=@11",
+		"p vfs_read var1=@11 ^var1=@12",
+		"p vfs_read ^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
+		"p vfs_read arg1=^",
+		"p vfs_read^%hoge",			/* unknown suffix */
+		"p ^vfs_read+10%return",
+		"p vfs_read ^$arg*",
+		"^x vfs_read",				/* unknown command */
+		"p vfs_read ^%zz x=",			/* the first error wins */
+		"p:e^",					/* no probe point */
+	};
+	struct rt_probe_def *d;
+	struct rt_probe_error err;
+	char line[160], name[256];
+	unsigned int i, want;
+	const char *caret;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		caret = strchr(t[i], '^');
+		want = caret - t[i];
+		snprintf(line, sizeof(line), "%.*s%s", (int)want, t[i],
+			 caret + 1);
+		ret = rt_probe_parse(line, &d, &err);
+		snprintf(name, sizeof(name), "error position '%s' -> %u (%s)",
+			 t[i], ret ? err.pos : 0, ret ? err.msg : "parsed");
+		check(name, ret && !d && err.pos == want);
+		rt_probe_def_free(d);
 	}
 }
 
@@ -313,7 +382,7 @@ static void test_limits(void)
 {
 	char *line = malloc(RT_PROBE_MAX_LINE + 64);
 	struct rt_probe_def *d;
-	const char *err;
+	struct rt_probe_error err;
 	unsigned int i, n;
 	int ret;
 
@@ -333,17 +402,38 @@ static void test_limits(void)
 	ret = rt_probe_parse(line, &d, &err);
 	check("limit line length", ret == -E2BIG && !d);
 
-	/* Deep nesting is a loop, not recursion. */
+	/* Nesting as deep as the 63-byte bound allows: 15 levels. */
 	n = sprintf(line, "p f x=");
-	for (i = 0; i < 500; i++)
+	for (i = 0; i < 15; i++)
 		n += sprintf(line + n, "+1(");
 	n += sprintf(line + n, "%%di");
-	for (i = 0; i < 500; i++)
+	for (i = 0; i < 15; i++)
 		line[n++] = ')';
 	line[n] = 0;
 	d = parse(line);
-	check("limit 500 nested derefs", d && d->args[0].nr_deref == 500);
+	check("limit 15 nested derefs", d && d->args[0].nr_deref == 15);
 	rt_probe_def_free(d);
+	n = sprintf(line, "p f x=");
+	memset(line + n, 'a', RT_PROBE_MAX_ARG_BODY);
+	line[n] = '@';
+	line[n + RT_PROBE_MAX_ARG_BODY] = 0;
+	d = parse(line);
+	check("limit argument of 63 bytes", d && d->nr_args == 1);
+	rt_probe_def_free(d);
+	strcpy(line + n + RT_PROBE_MAX_ARG_BODY, "a");
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit argument of 64 bytes is E2BIG", ret == -E2BIG && !d &&
+	      err.pos == (unsigned int)n);
+	n = sprintf(line, "p f ");
+	memset(line + n, 'n', RT_PROBE_MAX_ARG_NAME);
+	strcpy(line + n + RT_PROBE_MAX_ARG_NAME, "=%di");
+	d = parse(line);
+	check("limit argument name of 32", d && d->nr_args == 1);
+	rt_probe_def_free(d);
+	memset(line + n, 'n', RT_PROBE_MAX_ARG_NAME + 1);
+	strcpy(line + n + RT_PROBE_MAX_ARG_NAME + 1, "=%di");
+	ret = rt_probe_parse(line, &d, &err);
+	check("limit argument name of 33 is EINVAL", ret == -EINVAL && !d);
 
 	n = sprintf(line, "p:");
 	memset(line + n, 'e', RT_PROBE_MAX_NAME);
@@ -365,6 +455,7 @@ int main(void)
 	test_types();
 	test_returns();
 	test_errors();
+	test_error_positions();
 	test_limits();
 	printf("# probe_test: %d failure(s)\n", failures);
 	return failures ? 1 : 0;
