@@ -712,6 +712,23 @@ out:
 	return ret;
 }
 
+/*
+ * Note a refused line in error_log.  Tabs show as spaces, so that the
+ * caret, counted in bytes, also stands under the fault on screen.
+ */
+static void rt_kp_log_error(const char *line, const struct rt_probe_error *err)
+{
+	char *shown = kstrdup(line, GFP_KERNEL), *c;
+
+	if (!shown)
+		return;
+	for (c = shown; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+	rt_error_log("trace_kprobe", shown, err->msg, err->pos);
+	kfree(shown);
+}
+
 /* Run one line of kprobe_events; a refused line goes to error_log. */
 static int rt_kp_run_line(const char *line)
 {
@@ -732,7 +749,7 @@ static int rt_kp_run_line(const char *line)
 				tk ? "the event is in use" : "no such event", 0 };
 	}
 	if (ret)
-		rt_error_log("trace_kprobe", line, err.msg, err.pos);
+		rt_kp_log_error(line, &err);
 	return ret;
 }
 

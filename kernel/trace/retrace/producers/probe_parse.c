@@ -9,7 +9,7 @@
  *
  * Each fetch argument is [NAME=]FETCH[:TYPE] where FETCH is %REG,
  * @ADDR, @SYM[+|-offs], $stackN, $stack, $retval, $comm, or
- * +|-offs(FETCH) nested to any depth.  A string needs an address to
+ * +|-offs(FETCH) nested as deep as the argument's 63 bytes allow.  A string needs an address to
  * start at: a +|-offs(...) or an @ADDR or @SYM, or $comm.  Nesting is parsed with a loop over the prefix,
  * never by recursion, so a hostile line cannot exhaust the stack.
  *
@@ -537,7 +537,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		   struct rt_probe_error *err)
 {
 	struct rt_pparse p = { NULL };
-	const char *s = line, *t, *rest, *pct;
+	const char *s = line, *t, *rest, *pct, *eq;
 	unsigned int nargs = 0, i, j;
 	struct rt_probe_def *d;
 	size_t n, k;
@@ -556,8 +556,10 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		return 0;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d)
+	if (!d) {
+		err->msg = "out of memory";
 		return -ENOMEM;
+	}
 	rt_pp_at(&p, line, 0);
 	ret = -EINVAL;
 	d->cmd = t[0];
@@ -674,6 +676,14 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		a->pos = t - line;
 		rt_pp_at(&p, buf, a->pos);
 		ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
+		/* A used name is the error even if the body is bad too. */
+		eq = strchr(buf, '=');
+		for (j = 0; eq && j < i; j++)
+			if (strlen(d->args[j].name) == eq - buf &&
+			    !strncmp(d->args[j].name, buf, eq - buf)) {
+				p.err = NULL;
+				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
+			}
 		for (j = 0; !ret && j < i; j++)
 			if (!strcmp(d->args[j].name, a->name))
 				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");

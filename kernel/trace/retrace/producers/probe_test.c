@@ -356,6 +356,7 @@ static void test_error_positions(void)
 		"p vfs_read ^$arg*",
 		"^x vfs_read",				/* unknown command */
 		"p vfs_read ^%zz x=",			/* the first error wins */
+		"p vfs_read a=%di ^a=%zz",		/* a used name, before the body */
 		"p:e^",					/* no probe point */
 	};
 	struct rt_probe_def *d;
