@@ -124,7 +124,8 @@ static int rt_error_log_show(struct seq_file *m, void *v)
 	u64 sec = e->ts;
 	u32 nsec = do_div(sec, NSEC_PER_SEC);
 
-	seq_printf(m, "[%5llu.%06u] %s", sec, nsec / NSEC_PER_USEC, e->text);
+	seq_printf(m, "[%5llu.%06u] %s", sec, (u32)(nsec / NSEC_PER_USEC),
+		   e->text);
 	return 0;
 }
 
