@@ -270,7 +270,8 @@ static int rt_event_compile(struct rt_event *ev, const char *text,
 }
 
 /*
- * Writing "0" or nothing clears the filter.  A new filter replaces the
+ * Writing "0" or nothing clears the filter; a malformed one is noted
+ * in error_log, the caret where parsing stopped.  A new filter replaces the
  * old with one pointer store; the old one is freed only after every
  * CPU that might be evaluating it has left its preempt-disabled
  * section.
@@ -297,6 +298,9 @@ static ssize_t rt_ev_filter_write(struct file *f, const char __user *ubuf,
 		ret = -ENODEV;
 	else if (*text && strcmp(text, "0"))
 		ret = rt_event_compile(file->ev, text, &flt, &pos);
+	if (ret == -EINVAL && file)
+		rt_error_log("event filter parse error", text,
+			     "malformed filter", pos);
 	if (ret) {
 		mutex_unlock(&rt_event_lock);
 		kfree(buf);
