@@ -68,7 +68,8 @@ static int rt_event_inst_enabled;
 void *rt_event_open(unsigned long pc)
 {
 	if (!rt_recording(rt_top_instance()) &&
-	    !READ_ONCE(rt_event_inst_enabled))
+	    !READ_ONCE(rt_event_inst_enabled) &&
+	    !READ_ONCE(rt_event_nr_triggered))
 		return NULL;
 	return rt_scratch_get(pc);
 }
@@ -95,6 +96,8 @@ EXPORT_SYMBOL_GPL(rt_event_discard);
  * Each instance where @ev is enabled gets a copy if its filter passes
  * it.  A filter is read once, so a record is judged entirely by the
  * old or entirely by the new filter while one replaces the other.
+ * Then the event's triggers in that instance run (event_trigger.c),
+ * whether it records there or not.
  */
 void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc)
@@ -108,20 +111,30 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 	rt_fill_header(rec, ev->type.type, pc);
 	list_for_each_entry_rcu(file, &ev->files, ev_link,
 				rcu_read_lock_sched_held()) {
+		struct rt_trigger_set *ts;
 		struct rt_event_dir *edir;
 		struct rt_instance *tr;
+		bool on;
 
-		/* Most files are disabled: test that before chasing pointers. */
-		if (!READ_ONCE(file->enabled))
+		/*
+		 * Most files are disabled and have no triggers: test that
+		 * before chasing pointers.
+		 */
+		on = READ_ONCE(file->enabled);
+		ts = rcu_dereference_sched(file->triggers);
+		if (likely(!on && !ts))
 			continue;
 		edir = file->sysdir->edir;
 		tr = edir->tr;
-		if (!rt_recording(tr) || !rt_event_pid_ok(edir))
+		if (!rt_event_pid_ok(edir))
 			continue;
-		f = rcu_dereference_sched(file->filter);
-		if (f && !rt_filter_match(f, rec, len))
-			continue;
-		rt_record_copy(tr, rec, len);
+		if (on && rt_recording(tr)) {
+			f = rcu_dereference_sched(file->filter);
+			if (!f || rt_filter_match(f, rec, len))
+				rt_record_copy(tr, rec, len);
+		}
+		if (unlikely(ts))
+			rt_event_triggers_run(ts, tr, rec, len);
 	}
 out:
 	rt_event_discard(rec, pc);
@@ -138,10 +151,22 @@ static void rt_event_print(struct rt_print_ctx *ctx)
 
 /* ---- enabling ------------------------------------------------------------ */
 
-static void rt_event_count(struct rt_event_file *file, int d)
+/*
+ * Under rt_event_lock, whenever @file's @enabled or @soft_mode may have
+ * changed: an instance's file counts in rt_event_inst_enabled while it
+ * is enabled or in soft mode (where a hit may enable it any time).
+ */
+void rt_event_count_sync(struct rt_event_file *file)
 {
-	if (file->sysdir->edir->tr != rt_top_instance())
-		WRITE_ONCE(rt_event_inst_enabled, rt_event_inst_enabled + d);
+	bool want = file->sysdir->edir->tr != rt_top_instance() &&
+		    (READ_ONCE(file->enabled) || file->soft_mode);
+
+	lockdep_assert_held(&rt_event_lock);
+	if (want == file->counted)
+		return;
+	file->counted = want;
+	WRITE_ONCE(rt_event_inst_enabled, rt_event_inst_enabled +
+		   (want ? 1 : -1));
 }
 
 /*
@@ -207,11 +232,11 @@ int rt_event_file_set(struct rt_event_file *file, bool on)
 	if (on) {
 		/* Flags first, so that the first hits are not dropped. */
 		WRITE_ONCE(file->enabled, true);
-		rt_event_count(file, 1);
+		rt_event_count_sync(file);
 		ret = rt_event_producer_get(file);
 		if (ret) {
 			WRITE_ONCE(file->enabled, false);
-			rt_event_count(file, -1);
+			rt_event_count_sync(file);
 		}
 		return ret;
 	}
@@ -219,7 +244,7 @@ int rt_event_file_set(struct rt_event_file *file, bool on)
 	if (ret)
 		return ret;
 	WRITE_ONCE(file->enabled, false);
-	rt_event_count(file, -1);
+	rt_event_count_sync(file);
 	return 0;
 }
 
@@ -233,7 +258,7 @@ void rt_event_file_force_off(struct rt_event_file *file)
 	if (!--ev->nr_enabled)
 		WRITE_ONCE(ev->enabled, false);
 	WRITE_ONCE(file->enabled, false);
-	rt_event_count(file, -1);
+	rt_event_count_sync(file);
 }
 
 /*
@@ -600,6 +625,10 @@ static void rt_event_instance_remove(struct rt_instance *tr)
 	 */
 	synchronize_rcu();
 	rt_wait_preempt_readers();
+	/* No hit can run the instance's triggers now: drop their holds. */
+	mutex_lock(&rt_event_lock);
+	rt_event_triggers_release(edir);
+	mutex_unlock(&rt_event_lock);
 	rt_event_dir_free(edir);
 }
 
@@ -610,7 +639,10 @@ static struct rt_instance_ops rt_event_instance_ops = {
 
 static struct rt_readme_part rt_event_readme = {
 	.text = "  events/enable        switch every event on (1) or off (0)\n"
-		"  events/S/E/{id,enable,format,filter}  one event's files\n",
+		"  events/S/E/{id,enable,format,filter}  one event's files\n"
+		"  events/S/E/trigger   traceon, traceoff, stacktrace,\n"
+		"                       enable_event:S:E, disable_event:S:E\n"
+		"                       [:count] [if filter]; '!' removes\n",
 };
 
 /*

@@ -54,8 +54,7 @@ static int rt_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
  * A file's show, under rt_event_lock, on its object (rt_file_obj(),
  * core.h); ENODEV once it was revoked.
  */
-static int rt_ev_show(struct seq_file *m,
-		      void (*show)(struct seq_file *m, void *obj))
+int rt_ev_show(struct seq_file *m, void (*show)(struct seq_file *m, void *obj))
 {
 	void *obj;
 	int ret = 0;
@@ -252,8 +251,9 @@ static int rt_ev_filter_show(struct seq_file *m, void *v)
 	return rt_ev_show(m, rt_ev_filter_print);
 }
 
-static int rt_event_compile(struct rt_event *ev, const char *text,
-			    struct rt_filter **out, int *pos)
+/* Compile @text as a filter on @ev's records (also for triggers). */
+int rt_event_compile(struct rt_event *ev, const char *text,
+		     struct rt_filter **out, int *pos)
 {
 	unsigned int nc = ARRAY_SIZE(rt_common_fields);
 	struct rt_event_field *all;
@@ -403,6 +403,7 @@ int rt_event_file_create(struct rt_event_dir *edir, struct rt_event *ev)
 					     &rt_ev_format_fops);
 	file->files[3] = tracefs_create_file("filter", 0644, file->dir, file,
 					     &rt_ev_filter_fops);
+	file->files[4] = rt_event_trigger_file_create(file);
 	mutex_lock(&rt_event_lock);
 	list_add_tail(&file->sys_link, &sd->files);
 	list_add_tail_rcu(&file->ev_link, &ev->files);
@@ -523,6 +524,7 @@ void rt_event_dir_unlink(struct rt_event_dir *edir)
 	int i;
 
 	lockdep_assert_held(&rt_event_lock);
+	rt_event_triggers_clear(edir);
 	list_for_each_entry(sd, &edir->systems, list) {
 		rt_file_revoke(sd->enable_file, &rt_event_lock);
 		list_for_each_entry(file, &sd->files, sys_link) {
@@ -555,6 +557,7 @@ void rt_event_dir_free(struct rt_event_dir *edir)
 		list_for_each_entry_safe(file, ft, &sd->files, sys_link) {
 			rt_filter_free(rcu_dereference_protected(file->filter,
 								 1));
+			rt_event_triggers_free(file);
 			kfree(file);
 		}
 		kfree(sd);

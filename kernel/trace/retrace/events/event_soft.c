@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Soft mode: an event of the top level that a set_ftrace_filter command
- * (enable_event, disable_event) switches when a function is hit.
+ * (enable_event, disable_event) switches when a function is hit, or an
+ * event of any instance that has triggers or is a trigger's target
+ * (event_trigger.c; those holds are taken and dropped under
+ * rt_event_lock with rt_event_soft_hold_file() and
+ * rt_event_soft_drop_file()).
  *
  * Switching must be possible in any context, so it cannot arm or
  * disarm the producer.  While an event's top-level file is in soft
@@ -42,26 +46,41 @@
 #include <trace/retrace/event.h>
 #include "internal.h"
 
+/**
+ * rt_event_dir_file - an instance's file of SYSTEM:NAME, or NULL
+ * @edir: the instance's events
+ * @system: the event's group
+ * @name: the event's name
+ *
+ * Under rt_event_dir_lock (the groups) and rt_event_lock (their files).
+ */
+struct rt_event_file *rt_event_dir_file(struct rt_event_dir *edir,
+					const char *system, const char *name)
+{
+	struct rt_event_sysdir *sd;
+	struct rt_event_file *file;
+
+	lockdep_assert_held(&rt_event_lock);
+	list_for_each_entry(sd, &edir->systems, list) {
+		if (strcmp(sd->sys->name, system))
+			continue;
+		list_for_each_entry(file, &sd->files, sys_link)
+			if (!strcmp(file->ev->name, name))
+				return file;
+	}
+	return NULL;
+}
+
 /* The top level's file of SYSTEM:NAME, under rt_event_lock. */
 static struct rt_event_file *rt_event_top_file(const char *system,
 					       const char *name)
 {
-	struct rt_event_sysdir *sd;
-	struct rt_event_file *file;
 	struct rt_event_dir *edir;
 
 	lockdep_assert_held(&rt_event_lock);
-	list_for_each_entry(edir, &rt_event_dirs, list) {
-		if (edir->tr != rt_top_instance())
-			continue;
-		list_for_each_entry(sd, &edir->systems, list) {
-			if (strcmp(sd->sys->name, system))
-				continue;
-			list_for_each_entry(file, &sd->files, sys_link)
-				if (!strcmp(file->ev->name, name))
-					return file;
-		}
-	}
+	list_for_each_entry(edir, &rt_event_dirs, list)
+		if (edir->tr == rt_top_instance())
+			return rt_event_dir_file(edir, system, name);
 	return NULL;
 }
 
@@ -78,6 +97,40 @@ static void rt_event_soft_leave(struct rt_event_file *file)
 			file->ev->name);
 		WRITE_ONCE(file->enabled, true);
 	}
+	rt_event_count_sync(file);
+}
+
+/*
+ * Under rt_event_lock: one more hold on @file's soft mode, entering it
+ * if need be.  0, -EOPNOTSUPP for an event its producer may remove on
+ * its own, or the producer's errno if it could not be armed.
+ */
+int rt_event_soft_hold_file(struct rt_event_file *file)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&rt_event_lock);
+	if (file->ev->may_vanish)
+		return -EOPNOTSUPP;
+	if (!file->soft_mode) {
+		/* An enabled file has the producer already. */
+		if (!file->enabled)
+			ret = rt_event_producer_get(file);
+		if (ret)
+			return ret;
+		file->soft_mode = true;
+		rt_event_count_sync(file);
+	}
+	atomic_inc(&file->soft_refs);
+	return 0;
+}
+
+/* Under rt_event_lock: drop a hold from rt_event_soft_hold_file(). */
+void rt_event_soft_drop_file(struct rt_event_file *file)
+{
+	lockdep_assert_held(&rt_event_lock);
+	if (atomic_dec_and_test(&file->soft_refs))
+		rt_event_soft_leave(file);
 }
 
 /**
@@ -108,23 +161,12 @@ struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
 	file = rt_event_top_file(system, name);
 	if (!file) {
 		ret = -EINVAL;
-	} else if (file->ev->may_vanish) {
-		ret = -EOPNOTSUPP;
-	} else if (!file->soft_mode) {
-		if (existing) {
-			/* No command can name it: nothing to hold. */
-			file = NULL;
-			goto out;
-		}
-		/* An enabled file has the producer already. */
-		if (!file->enabled)
-			ret = rt_event_producer_get(file);
-		if (!ret)
-			file->soft_mode = true;
+	} else if (existing && !file->soft_mode && !file->ev->may_vanish) {
+		/* No command can name it: nothing to hold. */
+		file = NULL;
+	} else {
+		ret = rt_event_soft_hold_file(file);
 	}
-	if (!ret)
-		atomic_inc(&file->soft_refs);
-out:
 	mutex_unlock(&rt_event_lock);
 	mutex_unlock(&rt_event_dir_lock);
 	return ret ? ERR_PTR(ret) : file;

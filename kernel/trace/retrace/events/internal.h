@@ -18,8 +18,8 @@ struct rt_event_system {
 	struct list_head	list;
 };
 
-/* enable, id, format and filter. */
-#define RT_EVENT_NR_FILES	4
+/* enable, id, format, filter and trigger. */
+#define RT_EVENT_NR_FILES	5
 /*
  * events/enable, available_events, set_event, set_event_pid,
  * set_event_notrace_pid.
@@ -90,14 +90,22 @@ struct rt_event_sysdir {
  * @sys_link: on sysdir->files, under rt_event_lock
  * @sysdir_last: its unlink emptied the group directory, which goes
  *	with it (event removal)
+ * @triggers: RCU; its triggers in this instance, or NULL
+ *	(event_trigger.c); replaced whole under rt_event_lock
+ * @dead_triggers: the set its instance's removal took away, freed
+ *	with the file
+ * @counted: it counts in rt_event_inst_enabled (rt_event_count_sync())
  */
 struct rt_event_file {
 	struct rt_event		*ev;
 	struct rt_event_sysdir	*sysdir;
 	bool			enabled;
 	bool			soft_mode;
+	bool			counted;
 	atomic_t		soft_refs;
 	struct rt_filter __rcu	*filter;
+	struct rt_trigger_set __rcu *triggers;
+	struct rt_trigger_set	*dead_triggers;
 	struct dentry		*dir;
 	struct dentry		*files[RT_EVENT_NR_FILES];
 	struct list_head	ev_link;
@@ -114,6 +122,7 @@ extern struct list_head rt_event_dirs;
 extern struct mutex rt_event_lock;
 extern struct mutex rt_event_dir_lock;
 int rt_event_file_set(struct rt_event_file *file, bool on);
+void rt_event_count_sync(struct rt_event_file *file);
 void rt_event_file_force_off(struct rt_event_file *file);
 int rt_event_producer_get(struct rt_event_file *file);
 int rt_event_producer_put(struct rt_event_file *file);
@@ -138,6 +147,27 @@ void rt_event_core_formats_init(void);
 void rt_event_format_print(struct seq_file *m, const char *name,
 			   unsigned int id, const struct rt_event_field *fields,
 			   unsigned int n, const char *print_fmt);
+
+/* event_soft.c: soft-mode holds by the event layer itself. */
+struct rt_event_file *rt_event_dir_file(struct rt_event_dir *edir,
+					const char *system, const char *name);
+int rt_event_soft_hold_file(struct rt_event_file *file);
+void rt_event_soft_drop_file(struct rt_event_file *file);
+
+/* event_trigger.c: the trigger files and their hits. */
+struct rt_trigger_set;
+extern int rt_event_nr_triggered;
+void rt_event_triggers_run(struct rt_trigger_set *ts, struct rt_instance *tr,
+			   void *rec, unsigned int len);
+struct dentry *rt_event_trigger_file_create(struct rt_event_file *file);
+void rt_event_triggers_clear(struct rt_event_dir *edir);
+void rt_event_triggers_release(struct rt_event_dir *edir);
+void rt_event_triggers_free(struct rt_event_file *file);
+
+/* event_dir.c, for the trigger files. */
+int rt_ev_show(struct seq_file *m, void (*show)(struct seq_file *m, void *obj));
+int rt_event_compile(struct rt_event *ev, const char *text,
+		     struct rt_filter **out, int *pos);
 
 /* event_pid.c: set_event_pid. */
 void rt_create_event_pid_file(struct rt_event_dir *edir);
