@@ -47,11 +47,13 @@ DEFINE_MUTEX(rt_event_dir_lock);
 DEFINE_MUTEX(rt_event_lock);
 
 /*
- * Files enabled in instances other than the top level: while it is 0,
+ * Files that may want a hit while the top level does not record:
+ * those of other instances that are enabled or in soft mode, and any
+ * file with triggers (rt_event_count_sync()).  While it is 0,
  * rt_event_open() needs only ask whether the top level records.
  * Written under rt_event_lock, read with no lock.
  */
-static int rt_event_inst_enabled;
+static int rt_event_off_top_files;
 
 /**
  * rt_event_open - get a scratch record to fill
@@ -68,8 +70,7 @@ static int rt_event_inst_enabled;
 void *rt_event_open(unsigned long pc)
 {
 	if (!rt_recording(rt_top_instance()) &&
-	    !READ_ONCE(rt_event_inst_enabled) &&
-	    !READ_ONCE(rt_event_nr_triggered))
+	    !READ_ONCE(rt_event_off_top_files))
 		return NULL;
 	return rt_scratch_get(pc);
 }
@@ -152,20 +153,23 @@ static void rt_event_print(struct rt_print_ctx *ctx)
 /* ---- enabling ------------------------------------------------------------ */
 
 /*
- * Under rt_event_lock, whenever @file's @enabled or @soft_mode may have
- * changed: an instance's file counts in rt_event_inst_enabled while it
- * is enabled or in soft mode (where a hit may enable it any time).
+ * Under rt_event_lock, whenever @file's @enabled, @soft_mode or
+ * @triggers may have changed: it counts in rt_event_off_top_files while
+ * it has triggers (traceon must run with the top level off), or, in an
+ * instance other than the top level, while it is enabled or in soft
+ * mode (where a hit may enable it any time).
  */
 void rt_event_count_sync(struct rt_event_file *file)
 {
-	bool want = file->sysdir->edir->tr != rt_top_instance() &&
-		    (READ_ONCE(file->enabled) || file->soft_mode);
+	bool want = rcu_access_pointer(file->triggers) ||
+		    (file->sysdir->edir->tr != rt_top_instance() &&
+		     (READ_ONCE(file->enabled) || file->soft_mode));
 
 	lockdep_assert_held(&rt_event_lock);
 	if (want == file->counted)
 		return;
 	file->counted = want;
-	WRITE_ONCE(rt_event_inst_enabled, rt_event_inst_enabled +
+	WRITE_ONCE(rt_event_off_top_files, rt_event_off_top_files +
 		   (want ? 1 : -1));
 }
 

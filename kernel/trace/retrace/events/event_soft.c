@@ -159,14 +159,14 @@ struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
 	mutex_lock(&rt_event_dir_lock);
 	mutex_lock(&rt_event_lock);
 	file = rt_event_top_file(system, name);
-	if (!file) {
+	if (!file)
 		ret = -EINVAL;
-	} else if (existing && !file->soft_mode && !file->ev->may_vanish) {
-		/* No command can name it: nothing to hold. */
-		file = NULL;
-	} else {
+	else if (file->ev->may_vanish)
+		ret = -EOPNOTSUPP;
+	else if (existing && !file->soft_mode)
+		file = NULL;	/* no command can name it: nothing to hold */
+	else
 		ret = rt_event_soft_hold_file(file);
-	}
 	mutex_unlock(&rt_event_lock);
 	mutex_unlock(&rt_event_dir_lock);
 	return ret ? ERR_PTR(ret) : file;

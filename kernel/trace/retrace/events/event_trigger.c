@@ -26,9 +26,9 @@
  *     target of an enable_event or disable_event, whose enabled flag
  *     the hit switches.  Those holds are dropped only after the grace
  *     period, when no hit can still switch the target.
- * rt_event_nr_triggered counts the files with triggers, so that
- * rt_event_open() hands out a record while one exists even if no
- * instance records.
+ * A file with triggers counts in event.c's rt_event_off_top_files
+ * (rt_event_count_sync()), so that rt_event_open() hands out a record
+ * while one exists even if no instance records.
  */
 #define pr_fmt(fmt) "retrace: " fmt
 
@@ -83,8 +83,6 @@ struct rt_trigger_set {
 	unsigned int		nr;
 	struct rt_trigger	*t[];
 };
-
-int rt_event_nr_triggered;
 
 /* traceon and traceoff are one kind, as are the two event switches. */
 static bool rt_trigger_same_kind(const struct rt_trigger *a,
@@ -186,7 +184,7 @@ static struct rt_trigger_set *rt_triggers_of(struct rt_event_file *file)
 static int rt_trigger_parse(struct rt_event_file *file, char *text,
 			    bool removing, struct rt_trigger *t)
 {
-	char *params = NULL, *rest, *name = text, *sys, *ev, *cnt = NULL;
+	char *params = NULL, *rest, *name = text, *sys, *ev, *cnt;
 	unsigned long count;
 	int i, ret, pos;
 
@@ -217,10 +215,8 @@ static int rt_trigger_parse(struct rt_event_file *file, char *text,
 		t->target = rt_event_dir_file(file->sysdir->edir, sys, ev);
 		if (!t->target)
 			return -ENOENT;
-		cnt = params;
-	} else {
-		cnt = params;
 	}
+	cnt = params;
 	if (removing)
 		return 0;
 	if (cnt) {
@@ -291,11 +287,8 @@ static int rt_trigger_update(struct rt_event_file *file, struct rt_trigger *t,
 		kfree(ts);
 		ts = NULL;
 	}
-	if (!old && ts)
-		WRITE_ONCE(rt_event_nr_triggered, rt_event_nr_triggered + 1);
-	if (old && !ts)
-		WRITE_ONCE(rt_event_nr_triggered, rt_event_nr_triggered - 1);
 	rcu_assign_pointer(file->triggers, ts);
+	rt_event_count_sync(file);
 	*gone = old;
 	*dropped = match;
 	return 0;
@@ -434,8 +427,7 @@ void rt_event_triggers_clear(struct rt_event_dir *edir)
 			if (!ts)
 				continue;
 			RCU_INIT_POINTER(file->triggers, NULL);
-			WRITE_ONCE(rt_event_nr_triggered,
-				   rt_event_nr_triggered - 1);
+			rt_event_count_sync(file);
 			file->dead_triggers = ts;
 		}
 	}

@@ -94,7 +94,7 @@ struct rt_event_sysdir {
  *	(event_trigger.c); replaced whole under rt_event_lock
  * @dead_triggers: the set its instance's removal took away, freed
  *	with the file
- * @counted: it counts in rt_event_inst_enabled (rt_event_count_sync())
+ * @counted: it counts in rt_event_off_top_files (rt_event_count_sync())
  */
 struct rt_event_file {
 	struct rt_event		*ev;
@@ -156,7 +156,6 @@ void rt_event_soft_drop_file(struct rt_event_file *file);
 
 /* event_trigger.c: the trigger files and their hits. */
 struct rt_trigger_set;
-extern int rt_event_nr_triggered;
 void rt_event_triggers_run(struct rt_trigger_set *ts, struct rt_instance *tr,
 			   void *rec, unsigned int len);
 struct dentry *rt_event_trigger_file_create(struct rt_event_file *file);
