@@ -538,6 +538,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 {
 	struct rt_pparse p = { NULL };
 	const char *s = line, *t, *rest, *pct, *eq;
+	char gen[16];
 	unsigned int nargs = 0, i, j;
 	struct rt_probe_def *d;
 	size_t n, k;
@@ -675,18 +676,22 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 		d->nr_args++;
 		a->pos = t - line;
 		rt_pp_at(&p, buf, a->pos);
-		ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
-		/* A used name is the error even if the body is bad too. */
+		/*
+		 * A used name is refused before the body is parsed, as
+		 * upstream does: NAME= as written, or the argN it gets.
+		 */
 		eq = strchr(buf, '=');
-		for (j = 0; eq && j < i; j++)
-			if (strlen(d->args[j].name) == eq - buf &&
-			    !strncmp(d->args[j].name, buf, eq - buf)) {
-				p.err = NULL;
-				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
-			}
+		if (eq)
+			k = eq - buf;
+		else
+			k = snprintf(gen, sizeof(gen), "arg%u", i + 1);
+		ret = 0;
 		for (j = 0; !ret && j < i; j++)
-			if (!strcmp(d->args[j].name, a->name))
+			if (strlen(d->args[j].name) == k &&
+			    !strncmp(d->args[j].name, eq ? buf : gen, k))
 				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
+		if (!ret)
+			ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
 		if (!ret)
 			rt_pp_list_arg(d->args_text, a, buf, i);
 		kfree(buf);
