@@ -58,6 +58,11 @@ static unsigned long rt_max_failed;	/* swaps refused */
  * buffer.  A swap taken for an earlier report may have moved it there
  * already (the section ended between that report's taking and its
  * swap); swapping again would hand it back to the live buffer.
+ *
+ * Under rt_max_lock, on any CPU: rt_buffer_ring_id() is meant for @cpu
+ * with interrupts off, but every swap of these two buffers runs under
+ * rt_max_lock (here, and the snapshot file's), so no swap can move the
+ * ring between this read and the swap below.
  */
 static int rt_max_move_ring(struct rt_instance *tr, int cpu,
 			    unsigned long ring)

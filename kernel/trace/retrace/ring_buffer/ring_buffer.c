@@ -36,7 +36,6 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/rwsem.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/topology.h>
@@ -185,11 +184,14 @@ struct rb_cpu {
 
 /**
  * struct rt_buffer - a set of per-CPU rings
- * @cpus: per-CPU state, indexed by CPU number.  An entry changes
- *	(rt_buffer_swap_cpu()) only on its own CPU, in an IPI, while no
- *	writer is in flight there; a writer that read the old entry just
- *	before sees the change when it checks again after raising the
- *	ring's nesting (rt_buffer_reserve())
+ * @cpus: per-CPU state, indexed by CPU number.  An entry changes in two
+ *	ways.  rt_buffer_swap_cpu() changes it on its own CPU, in an IPI,
+ *	while no writer is in flight there; a writer that read the old
+ *	entry just before sees the change when it checks again after
+ *	raising the ring's nesting (rt_buffer_reserve()).  rt_buffer_swap()
+ *	changes every entry from the calling CPU, but only once
+ *	@record_disabled is raised and rt_wait_preempt_readers() has seen
+ *	every writer in flight finish, so no writer holds an entry then
  * @nr_pages: pages in each CPU's ring, or 0 when the CPUs' rings
  *	differ in size (rt_buffer_resize_cpu()); written under @readers
  *	held exclusive
@@ -502,13 +504,22 @@ static void rb_exchange_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 	rb_cpu_new_epoch(cb);
 }
 
-/*
- * Exchange every CPU's ring between @a and @b, after checking that
- * every ring has its partner's size, so that either all of them change
- * places or none does.  One wait for the writers in flight covers every
- * CPU.
+/**
+ * rt_buffer_swap - exchange every CPU's ring between two buffers
+ * @a: a buffer
+ * @b: another buffer, each of whose rings has the size of @a's
+ *
+ * rt_buffer_swap_cpu() for all CPUs at once, with one wait for the
+ * writers in flight: no record is written while the rings change
+ * places, so the two buffers split the records at one point in time.
+ * This is how the snapshot file takes a snapshot (core/snapshot.c).
+ * Every ring is checked for its partner's size first, so either all
+ * of them change places or none does.  May sleep.
+ *
+ * Return: 0, or -EINVAL (nothing moved) if any two rings differ in
+ * size.
  */
-static int rb_swap_all(struct rt_buffer *a, struct rt_buffer *b)
+int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 {
 	int cpu, ret = 0;
 
@@ -537,6 +548,7 @@ out:
 	rt_buffer_record_enable(a);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(rt_buffer_swap);
 
 struct rb_swap_req {
 	struct rt_buffer	*a, *b;
@@ -648,25 +660,6 @@ unsigned long rt_buffer_ring_id(struct rt_buffer *buf, int cpu)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_ring_id);
 
-/**
- * rt_buffer_swap - exchange every CPU's ring between two buffers
- * @a: a buffer
- * @b: another buffer, each of whose rings has the size of @a's
- *
- * rt_buffer_swap_cpu() for all CPUs at once, with one wait for the
- * writers in flight: no record is written while the rings change
- * places, so the two buffers split the records at one point in time.
- * This is how the snapshot file takes a snapshot (core/snapshot.c).
- * May sleep.
- *
- * Return: 0, or -EINVAL (nothing moved) if any two rings differ in
- * size.
- */
-int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
-{
-	return rb_swap_all(a, b);
-}
-EXPORT_SYMBOL_GPL(rt_buffer_swap);
 
 /*
  * Give @only's ring (every CPU's when @only < 0) @nr pages.  All new
@@ -967,7 +960,9 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 	local_inc(&c->nesting);
 	/*
 	 * A swap of this CPU's ring (rb_swap_here(), an IPI on this CPU)
-	 * moves a ring only while its nesting is 0.  One that came in
+	 * moves a ring only while its nesting is 0.  (rt_buffer_swap()
+	 * moves every ring from another CPU, but only with records
+	 * disabled and no writer in flight, so no writer is here then.)  One that came in
 	 * between the load above and the increment moved c to the other
 	 * buffer: let it go and take the ring now here, as often as that
 	 * happens.  Same CPU, so program order is enough; once the entry

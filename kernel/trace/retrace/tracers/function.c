@@ -117,14 +117,14 @@ static DEFINE_MUTEX(rt_pid_lock);
 bool notrace rt_fn_pid_wanted(void)
 {
 	const struct rt_ipset *set, *no;
+	int pid = current->pid;
 
-	/* Both pair with the release in rt_ipset_publish(). */
+	/* Each pairs with the release in rt_ipset_publish(). */
 	set = smp_load_acquire(&rt_pid_set);
-	/* ... as this one does. */
-	no = smp_load_acquire(&rt_notrace_pid_set);
-	if (set && !rt_ipset_has(set, current->pid))
+	if (set && !rt_ipset_has(set, pid))
 		return false;
-	return !no || !rt_ipset_has(no, current->pid);
+	no = smp_load_acquire(&rt_notrace_pid_set);
+	return !no || !rt_ipset_has(no, pid);
 }
 
 /*

@@ -16,7 +16,6 @@
 #include <linux/tracefs.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <trace/retrace/callsite.h>
 #include <trace/retrace/core.h>

@@ -168,7 +168,7 @@ static void rt_graph_print_retval(struct rt_print_ctx *ctx, unsigned long v)
 	if (!rt_gopt(ctx, RT_GOPT_RETVAL_HEX)) {
 		if (!(v >> 32) && (v & BIT(31)))
 			err = (int)v;
-		if (err < 0 && err >= -MAX_ERRNO) {
+		if (IS_ERR_VALUE(err)) {
 			seq_buf_printf(ctx->s, "%ld", err);
 			return;
 		}

@@ -26,7 +26,6 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <trace/retrace/core.h>
 #include <trace/retrace/latency_client.h>
 #include "function.h"
@@ -127,6 +126,7 @@ static void notrace rt_lat_stop(unsigned long ip)
 	info.end_ts = rt_clock_local();
 	info.cpu = smp_processor_id();
 	info.start_cpu = info.cpu;
+	info.start_ring = 0;	/* unused: the section began on this CPU */
 	info.start_ip = c->start_ip;
 	info.end_ip = ip;
 	rt_max_fill_task(&info, current);

@@ -42,7 +42,6 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/task.h>
 #include <linux/spinlock.h>
@@ -177,7 +176,7 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 {
 	unsigned long flags, site, parent;
 	struct rt_max_info info;
-	u64 now;
+	u64 now, delta;
 
 	if (next != READ_ONCE(rt_wk_task))
 		return;
@@ -192,12 +191,12 @@ static void notrace rt_wk_probe_switch(void *data, bool preempt,
 	 * Started on another CPU's clock: sched_clock() promises no bound
 	 * between CPUs, and a wakeup seemingly after its switch is no max.
 	 */
-	if ((s64)(now - rt_wk_start) > 0 &&
-	    rt_max_beats(rt_wk_tr, now - rt_wk_start)) {
+	delta = now - rt_wk_start;
+	if ((s64)delta > 0 && rt_max_beats(rt_wk_tr, delta)) {
 		rt_wk_record(site, parent);
 		rt_sched_tree_record(rt_wk_tr, smp_processor_id());
 		info = rt_wk_info;
-		info.latency_ns = now - rt_wk_start;
+		info.latency_ns = delta;
 		info.start_ts = rt_wk_start;
 		info.end_ts = rt_clock_local();
 		info.cpu = smp_processor_id();
