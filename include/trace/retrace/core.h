@@ -405,6 +405,14 @@ int rt_max_prepare(struct rt_instance *tr);
 void rt_max_sync(struct rt_instance *tr);
 void rt_max_fill_task(struct rt_max_info *info, struct task_struct *tsk);
 
+/*
+ * Snapshots taken by event hits (core/snapshot_request.c): arm an
+ * instance for a trigger, then request from any context.
+ */
+int rt_snapshot_arm(struct rt_instance *tr);
+void rt_snapshot_disarm(int cookie);
+void rt_snapshot_request(int cookie);
+
 void rt_save_comm(struct task_struct *tsk);
 /* The command name saved for @pid, "<...>" if none: TASK_COMM_LEN bytes. */
 void rt_find_comm(int pid, char *comm);

@@ -235,7 +235,8 @@ int rt_max_buffer_fit(struct rt_instance *tr)
  * snapshot, the snapshot file's included (emptied), and sets
  * tracing_max_latency to 0.
  *
- * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local".
+ * Return: 0, -ENOMEM, or -EBUSY when trace_clock is not "local" or a
+ * snapshot trigger holds the snapshot.
  */
 int rt_max_prepare(struct rt_instance *tr)
 {
@@ -245,6 +246,9 @@ int rt_max_prepare(struct rt_instance *tr)
 	 * local clock; the snapshot buffer stamps with nothing else.
 	 */
 	if (tr->clock != RT_RB_CLOCK_LOCAL)
+		return -EBUSY;
+	/* A snapshot trigger owns the second buffer until it is removed. */
+	if (rt_snapshot_armed(tr))
 		return -EBUSY;
 	/* A new tracer starts from nothing, like "echo 0" and a clear. */
 	mutex_lock(&rt_max_lock);

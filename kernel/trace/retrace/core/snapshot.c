@@ -20,6 +20,10 @@
  * "Freeing" shrinks each ring to its minimum rather than freeing the
  * buffer, since an open "snapshot" reader may be walking it; a resize
  * takes the buffer's readers lock, which a free could not.
+ *
+ * A "snapshot" event trigger (snapshot_request.c) arms the instance:
+ * the buffer is allocated then, and "echo 0" gets -EBUSY until the
+ * last such trigger is removed.
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -87,7 +91,8 @@ static ssize_t rt_snapshot_write(struct file *file, const char __user *ubuf,
 	}
 	switch (val) {
 	case 0:
-		ret = rt_snapshot_free(tr);
+		/* A snapshot trigger needs the buffer: remove it first. */
+		ret = rt_snapshot_armed(tr) ? -EBUSY : rt_snapshot_free(tr);
 		break;
 	case 1:
 		ret = rt_snapshot_take(tr);
@@ -115,11 +120,17 @@ out:
 void rt_snapshot_print_header(struct rt_instance *tr, struct rt_buffer *snap,
 			      struct seq_buf *m)
 {
+	unsigned long missed;
+
 	if (rt_opt(tr, RT_OPT_RAW) || rt_opt(tr, RT_OPT_HEX) ||
 	    rt_opt(tr, RT_OPT_BIN))
 		return;
 	seq_buf_printf(m, "# * Snapshot is %s *\n#\n",
 		       snap ? "allocated" : "freed");
+	missed = rt_snapshot_missed();
+	if (missed)
+		seq_buf_printf(m, "# snapshot trigger hits lost: %lu\n#\n",
+			       missed);
 	seq_buf_puts(m, "# Snapshot commands:\n"
 		     "# echo 0 > snapshot : empty the snapshot and free its buffer\n"
 		     "# echo 1 > snapshot : allocate the buffer if needed, and move\n"

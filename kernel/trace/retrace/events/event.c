@@ -644,7 +644,7 @@ static struct rt_instance_ops rt_event_instance_ops = {
 static struct rt_readme_part rt_event_readme = {
 	.text = "  events/enable        switch every event on (1) or off (0)\n"
 		"  events/S/E/{id,enable,format,filter}  one event's files\n"
-		"  events/S/E/trigger   traceon, traceoff, stacktrace,\n"
+		"  events/S/E/trigger   traceon, traceoff, snapshot, stacktrace,\n"
 		"                       enable_event:S:E, disable_event:S:E\n"
 		"                       [:count] [if filter]; '!' removes\n",
 };

@@ -4,6 +4,10 @@
  * Each hit of the event, in that instance, runs its triggers:
  *
  *	traceon, traceoff		switch the instance's tracing_on
+ *	snapshot			swap the instance's live buffer with
+ *					its snapshot (core/snapshot_request.c:
+ *					before the hitting task returns to
+ *					user space, or soon after)
  *	stacktrace			record the kernel stack there
  *	enable_event:SYS:EVENT		switch another event of the same
  *	disable_event:SYS:EVENT		instance on or off
@@ -52,6 +56,7 @@
 enum rt_trigger_cmd {
 	RT_TRIG_TRACEON,
 	RT_TRIG_TRACEOFF,
+	RT_TRIG_SNAPSHOT,
 	RT_TRIG_STACKTRACE,
 	RT_TRIG_ENABLE_EVENT,
 	RT_TRIG_DISABLE_EVENT,
@@ -61,6 +66,7 @@ enum rt_trigger_cmd {
 static const char *const rt_trigger_names[RT_TRIG_NR] = {
 	[RT_TRIG_TRACEON]	= "traceon",
 	[RT_TRIG_TRACEOFF]	= "traceoff",
+	[RT_TRIG_SNAPSHOT]	= "snapshot",
 	[RT_TRIG_STACKTRACE]	= "stacktrace",
 	[RT_TRIG_ENABLE_EVENT]	= "enable_event",
 	[RT_TRIG_DISABLE_EVENT]	= "disable_event",
@@ -70,12 +76,15 @@ static const char *const rt_trigger_names[RT_TRIG_NR] = {
  * One trigger.  @count: runs left, -1 for no limit (hits, any context).
  * @filter: NULL or the condition on the hit's record.  @target: the
  * event file enable_event and disable_event switch (held in soft mode).
+ * @snap_cookie: a snapshot trigger's rt_snapshot_arm() cookie, 0 until
+ * armed.
  */
 struct rt_trigger {
 	enum rt_trigger_cmd	cmd;
 	atomic_long_t		count;
 	struct rt_filter	*filter;
 	struct rt_event_file	*target;
+	int			snap_cookie;
 };
 
 /* A file's triggers, published whole (see the top of this file). */
@@ -144,6 +153,10 @@ void notrace rt_event_triggers_run(struct rt_trigger_set *ts,
 			if (READ_ONCE(tr->on) != on && rt_trigger_take(t))
 				WRITE_ONCE(tr->on, on);
 			break;
+		case RT_TRIG_SNAPSHOT:
+			if (rt_trigger_take(t))
+				rt_snapshot_request(t->snap_cookie);
+			break;
 		case RT_TRIG_STACKTRACE:
 			/* Only where the instance records, as a record would. */
 			if (rt_recording(tr) && rt_trigger_take(t))
@@ -166,6 +179,8 @@ static void rt_trigger_free(struct rt_trigger *t)
 {
 	if (!t)
 		return;
+	if (t->snap_cookie > 0)
+		rt_snapshot_disarm(t->snap_cookie);
 	rt_filter_free(t->filter);
 	kfree(t);
 }
@@ -337,6 +352,14 @@ static ssize_t rt_ev_trigger_write(struct file *f, const char __user *ubuf,
 		ret = -EOPNOTSUPP;
 	else
 		ret = rt_trigger_parse(file, text, removing, t);
+	/* Where it is refused (a latency tracer current), say so first. */
+	if (!ret && !removing && t->cmd == RT_TRIG_SNAPSHOT) {
+		t->snap_cookie = rt_snapshot_arm(file->sysdir->edir->tr);
+		if (t->snap_cookie < 0) {
+			ret = t->snap_cookie;
+			t->snap_cookie = 0;
+		}
+	}
 	if (!ret)
 		ret = rt_trigger_update(file, t, !removing, &gone, &dropped);
 	mutex_unlock(&rt_event_lock);

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshots asked for where sleeping is not allowed.  The "snapshot"
+ * event trigger (events/event_trigger.c) hits in any context, NMI
+ * included, but exchanging the live rings with the snapshot's sleeps:
+ * rt_buffer_swap() holds writers off and waits for readers.  So a hit
+ * only files a request, and the exchange is made later:
+ *
+ *  - a hit in a user task's process context (a system call: a fork, a
+ *    trace_marker write) queues task work, which runs before the task
+ *    returns to user space.  To that task the snapshot is synchronous:
+ *    nothing it does afterwards is in the snapshot, and a shell that
+ *    writes trace_marker twice finds the first write's snapshot taken
+ *    before the second write;
+ *  - any other hit (an interrupt, a kernel thread, a task past
+ *    exit_task_work()) goes on rt_snap_list, a lock-free list that an
+ *    irq_work hands to a work item.
+ *
+ * Each request exchanges the two buffers without emptying either, as
+ * upstream's trigger does: hits alternate the buffers, so with a
+ * trigger on every trace_marker write, "trace" and "snapshot" end up
+ * with every other write each.  ("echo 1 > snapshot" empties the old
+ * snapshot first: snapshot.c.)
+ *
+ * The request pool.  Filing a request must not allocate (the hit may
+ * be inside the allocator, or hold a scheduler lock), so requests come
+ * from rt_snap_reqs, RT_SNAP_REQS slots:
+ *
+ *   rt_snap_busy   bit i set: slot i is claimed.  A hit claims a free
+ *                  slot with test_and_set_bit() (any context); whoever
+ *                  runs the request reads its cookie, then releases
+ *                  the slot with clear_bit_unlock().
+ *   slot.cookie    written by the claiming hit before the slot is
+ *                  queued (task_work_add() and llist_add() order it).
+ *   rt_snap_missed hits that found every slot claimed, or whose
+ *                  snapshot could not be taken (the "snapshot" file's
+ *                  header shows the count when it is not 0).
+ *
+ * Cookies.  A request names its instance by the cookie its trigger got
+ * from rt_snapshot_arm(), not by a pointer: the instance may be
+ * removed while a request for it waits on some task.  rt_snap_arms
+ * maps cookies to instances, under rt_snap_lock; idr_alloc_cyclic()
+ * does not soon hand a cookie out again.  Whoever runs a request looks
+ * its cookie up and holds rt_snap_lock through the exchange, and an
+ * instance is freed only after its triggers are disarmed (under that
+ * lock), so a cookie found names a live instance and a stale one
+ * names nothing.
+ *
+ * Lock order: rt_trace_lock, rt_snap_lock, rt_max_lock.
+ */
+#define pr_fmt(fmt) "retrace: " fmt
+
+#include <linux/bitops.h>
+#include <linux/idr.h>
+#include <linux/irq_work.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/task_work.h>
+#include <linux/workqueue.h>
+#include "internal.h"
+
+/* Requests waiting at once; more hits than this in between are lost. */
+#define RT_SNAP_REQS	64
+
+struct rt_snap_req {
+	struct callback_head	twork;
+	struct llist_node	node;
+	int			cookie;
+};
+
+static struct rt_snap_req rt_snap_reqs[RT_SNAP_REQS];
+static DECLARE_BITMAP(rt_snap_busy, RT_SNAP_REQS);
+static LLIST_HEAD(rt_snap_list);
+static atomic_long_t rt_snap_missed;
+
+static DEFINE_MUTEX(rt_snap_lock);
+static DEFINE_IDR(rt_snap_arms);	/* cookie -> instance; rt_snap_lock */
+
+/* Exchange the live and snapshot buffers of @cookie's instance, if any. */
+static void rt_snap_run(int cookie)
+{
+	struct rt_instance *tr;
+	int ret = -ENODEV;
+
+	mutex_lock(&rt_trace_lock);
+	mutex_lock(&rt_snap_lock);
+	tr = idr_find(&rt_snap_arms, cookie);
+	/*
+	 * Armed, so the snapshot is allocated and no latency tracer can
+	 * be current (rt_max_prepare() and "echo 0" refuse); buffer_size_kb
+	 * may have changed the live rings since, hence the fit.
+	 */
+	if (tr)
+		ret = rt_max_buffer_fit(tr);
+	if (!ret) {
+		mutex_lock(&rt_max_lock);
+		ret = rt_buffer_swap(tr->buffer, tr->max_buffer);
+		mutex_unlock(&rt_max_lock);
+	}
+	/* A disarmed cookie is no loss: its trigger is gone. */
+	if (ret && tr)
+		atomic_long_inc(&rt_snap_missed);
+	mutex_unlock(&rt_snap_lock);
+	mutex_unlock(&rt_trace_lock);
+}
+
+/* Read a claimed slot's cookie and give the slot back. */
+static int rt_snap_release(struct rt_snap_req *req)
+{
+	int cookie = req->cookie;
+
+	clear_bit_unlock(req - rt_snap_reqs, rt_snap_busy);
+	return cookie;
+}
+
+static void rt_snap_task_fn(struct callback_head *cb)
+{
+	rt_snap_run(rt_snap_release(container_of(cb, struct rt_snap_req,
+						 twork)));
+}
+
+static void rt_snap_work_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_reverse_order(llist_del_all(&rt_snap_list));
+	struct rt_snap_req *req, *next;
+
+	llist_for_each_entry_safe(req, next, list, node)
+		rt_snap_run(rt_snap_release(req));
+}
+static DECLARE_WORK(rt_snap_work, rt_snap_work_fn);
+
+static void rt_snap_irq_work_fn(struct irq_work *w)
+{
+	schedule_work(&rt_snap_work);
+}
+static struct irq_work rt_snap_irq_work = IRQ_WORK_INIT(rt_snap_irq_work_fn);
+
+/**
+ * rt_snapshot_request - ask for a snapshot of an armed instance
+ * @cookie: from rt_snapshot_arm()
+ *
+ * Any context, NMI included.  The snapshot is taken before the current
+ * task returns to user space when it is a user task in process context,
+ * from a work item otherwise (see the top of this file).
+ */
+void notrace rt_snapshot_request(int cookie)
+{
+	struct rt_snap_req *req;
+	unsigned int i;
+
+	do {
+		i = find_first_zero_bit(rt_snap_busy, RT_SNAP_REQS);
+		if (i >= RT_SNAP_REQS) {
+			atomic_long_inc(&rt_snap_missed);
+			return;
+		}
+	} while (test_and_set_bit_lock(i, rt_snap_busy));
+	req = &rt_snap_reqs[i];
+	req->cookie = cookie;
+	if (in_task() && !(current->flags & (PF_KTHREAD | PF_EXITING))) {
+		init_task_work(&req->twork, rt_snap_task_fn);
+		/* No allocation: the hit may hold the allocator's locks. */
+		if (!task_work_add(current, &req->twork,
+				   TWA_RESUME | TWAF_NO_ALLOC))
+			return;
+	}
+	llist_add(&req->node, &rt_snap_list);
+	irq_work_queue(&rt_snap_irq_work);
+}
+
+/**
+ * rt_snapshot_arm - let hits take snapshots of an instance
+ * @tr: the instance
+ *
+ * Process context, not under rt_trace_lock.  Allocates the snapshot
+ * (as "echo 1 > snapshot" would, without taking one).  While armed,
+ * the snapshot cannot be freed nor a latency tracer selected: both
+ * want the second buffer for themselves.
+ *
+ * Return: a cookie (> 0) for rt_snapshot_request() and
+ * rt_snapshot_disarm(), -EBUSY while a latency tracer is current, or
+ * -ENOMEM.
+ */
+int rt_snapshot_arm(struct rt_instance *tr)
+{
+	int ret;
+
+	mutex_lock(&rt_trace_lock);
+	if (rt_tracer_uses_max(tr)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (!tr->snapshot) {
+		ret = rt_max_buffer_fit(tr);
+		if (ret)
+			goto out;
+		tr->snapshot = true;
+	}
+	mutex_lock(&rt_snap_lock);
+	ret = idr_alloc_cyclic(&rt_snap_arms, tr, 1, INT_MAX, GFP_KERNEL);
+	mutex_unlock(&rt_snap_lock);
+out:
+	mutex_unlock(&rt_trace_lock);
+	return ret;
+}
+
+/**
+ * rt_snapshot_disarm - end what rt_snapshot_arm() began
+ * @cookie: its cookie
+ *
+ * Process context, not under rt_trace_lock.  Requests still queued for
+ * @cookie come to nothing; one being run finishes first.  The instance
+ * may be freed once this returns.
+ */
+void rt_snapshot_disarm(int cookie)
+{
+	mutex_lock(&rt_snap_lock);
+	idr_remove(&rt_snap_arms, cookie);
+	mutex_unlock(&rt_snap_lock);
+}
+
+/* Does a trigger hold @tr's snapshot?  Under rt_trace_lock. */
+bool rt_snapshot_armed(struct rt_instance *tr)
+{
+	struct rt_instance *armed;
+	bool found = false;
+	int id;
+
+	lockdep_assert_held(&rt_trace_lock);
+	mutex_lock(&rt_snap_lock);
+	idr_for_each_entry(&rt_snap_arms, armed, id) {
+		if (armed == tr) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&rt_snap_lock);
+	return found;
+}
+
+/* Requests lost so far (see rt_snap_missed above). */
+unsigned long rt_snapshot_missed(void)
+{
+	return atomic_long_read(&rt_snap_missed);
+}
