@@ -78,7 +78,7 @@ if [ "${CHECK_HOST:-1}" != 0 ]; then
 	host_script judge-selftest judge-selftest.log "$TOP/harness/check-parse-test.sh"
 	host_script layering layering.log "$TOP/harness/layering.sh" "$TOP"
 	fz=$RES/fuzz.log
-	step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s), kprobe_events (20s), marker format (10s) and kmemtrace record (10s) parsers and the trace_pipe_raw page packer (10s) (libFuzzer + ASan/UBSan)"
+	step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s), kprobe_events (20s), marker format (10s) and kmemtrace record (10s) parsers, the trace_pipe_raw page packer (10s) and event trigger lines (5s) (libFuzzer + ASan/UBSan)"
 	if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 		FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
 		echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"
@@ -188,8 +188,8 @@ if [ "$flavour" = debug ]; then
 		# the soak's everything at once.  Under KASAN a test takes ten
 		# times as long (30 s to 400 s here; 790 s for one round of
 		# 55latency/switch_stress); the whole list would not fit CI's time.
-		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,00basic/snapshot,10output/trace_pipe_raw,10output/trace_pipe_readers,40function/function_basic,40function/module,!40function/module_pending,40function/event_commands,40function/kprobe_site,!40function/kprobe_site_history,40function/nmi,40function/profiler,40function/stack_tracer,45graph/basic,45graph/kretprobe
-		lane_b=50kprobe/fetch_args,50kprobe/errors,50kprobe/module,55latency/wakeup,55latency/preemptoff,60soak,65markers/module,68sched/events,68sched/triggers,70kmemtrace/record
+		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,00basic/snapshot,10output/trace_pipe_raw,10output/trace_pipe_readers,40function/function_basic,40function/module,!40function/module_pending,40function/event_commands,40function/kprobe_site,!40function/kprobe_site_history,40function/nmi,40function/profiler,40function/stack_tracer,45graph/basic,45graph/kretprobe,68sched/marker_triggers
+		lane_b=50kprobe/fetch_args,50kprobe/errors,50kprobe/module,55latency/wakeup,55latency/preemptoff,60soak,65markers/module,68sched/events,68sched/triggers,68sched/snapshot_trigger,70kmemtrace/record
 		# The MTTCG boot leaves out the two tests that patch every
 		# function again and again (all_functions, the function_graph
 		# switches): 189 s and over 15 minutes under MTTCG on the

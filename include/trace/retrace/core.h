@@ -405,12 +405,18 @@ int rt_max_prepare(struct rt_instance *tr);
 void rt_max_sync(struct rt_instance *tr);
 void rt_max_fill_task(struct rt_max_info *info, struct task_struct *tsk);
 
+/* Each trace_marker write, once committed (core/print.c). */
+typedef void (*rt_marker_hook_t)(struct rt_instance *tr, void *rec,
+				 unsigned int len);
+void rt_marker_set_hook(rt_marker_hook_t hook);
+
 /*
  * Snapshots taken by event hits (core/snapshot_request.c): arm an
  * instance for a trigger, then request from any context.
  */
 int rt_snapshot_arm(struct rt_instance *tr);
 void rt_snapshot_disarm(int cookie);
+bool rt_snapshot_heard(void);
 void rt_snapshot_request(int cookie);
 
 void rt_save_comm(struct task_struct *tsk);

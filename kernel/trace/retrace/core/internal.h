@@ -102,6 +102,7 @@ int rt_trace_release(struct inode *inode, struct file *file);
 void rt_snapshot_print_header(struct rt_instance *tr, struct rt_buffer *snap,
 			      struct seq_buf *m);
 void rt_create_snapshot_files(struct rt_instance *tr);
+int rt_snapshot_free(struct rt_instance *tr);
 /* snapshot_request.c */
 bool rt_snapshot_armed(struct rt_instance *tr);
 unsigned long rt_snapshot_missed(void);

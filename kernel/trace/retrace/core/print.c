@@ -24,6 +24,28 @@
 				 sizeof(struct rt_print_entry) - 1)
 
 /*
+ * What sees each trace_marker write once its records are committed:
+ * the events layer's triggers on events/ftrace/print, or NULL
+ * (rt_marker_set_hook()).
+ */
+static rt_marker_hook_t rt_marker_hook;
+
+/**
+ * rt_marker_set_hook - see every trace_marker record
+ * @hook: called once per write, with the first record it made, after
+ *	the write's records are committed, in the writer's process context
+ *	with preemption disabled; or NULL
+ *
+ * For built-in code.  The hook may still run for a record committed
+ * before it was replaced; what it uses must outlive an RCU grace
+ * period (a trace_marker write is a preempt-disabled section).
+ */
+void rt_marker_set_hook(rt_marker_hook_t hook)
+{
+	WRITE_ONCE(rt_marker_hook, hook);
+}
+
+/*
  * Record @len bytes of @text; preemption is off and rt_recording() said
  * yes.  A trailing newline is dropped here, once, since every record
  * prints as one line.
@@ -153,9 +175,9 @@ static struct rt_event_type rt_marker_type = {
  * page faults disabled; text that is not resident records as
  * "<faulted>".
  */
-static void __no_stack_protector
+static struct rt_print_entry * __no_stack_protector
 rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
-		unsigned int len, unsigned long pc)
+		unsigned int len, unsigned long pc, unsigned int *sizep)
 {
 	static const char faulted[] = "<faulted>";
 	unsigned int size = sizeof(struct rt_print_entry) + len + 1;
@@ -164,7 +186,7 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 
 	e = rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc);
 	if (!e)
-		return;
+		return NULL;
 	e->ip = 0;
 	if (copy_from_user_nofault(e->buf, ubuf, len)) {
 		len = min_t(unsigned int, len, sizeof(faulted) - 1);
@@ -173,6 +195,8 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 	/* NUL, then zeros up to the end of the record's padding. */
 	memset(e->buf + len, 0, ALIGN(size, 4) - sizeof(*e) - len);
 	rt_commit(&h);
+	*sizep = size;
+	return e;
 }
 
 /*
@@ -184,8 +208,11 @@ static ssize_t __no_stack_protector
 rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		loff_t *ppos)
 {
-	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), off, n;
+	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), off, n, size;
 	struct rt_instance *tr = file->private_data;
+	struct rt_print_entry *e, *first = NULL;
+	unsigned int first_size = 0;
+	rt_marker_hook_t hook;
 	unsigned long pc;
 	char last;
 
@@ -203,10 +230,25 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		off = 0;
 		do {
 			n = min_t(unsigned int, len - off, RT_MARKER_PIECE);
-			rt_marker_piece(tr, ubuf + off, n, pc);
+			e = rt_marker_piece(tr, ubuf + off, n, pc, &size);
+			if (e && !first) {
+				first = e;
+				first_size = size;
+			}
 			off += n;
 		} while (off < len);
 	}
+	/*
+	 * Once per write, with its first record, after the commits: what
+	 * the hook records (a stack) comes after the text.  The record is
+	 * still readable: nothing frees ring pages inside a preempt-disabled
+	 * section, and only a burst from interrupts on this CPU wrapping
+	 * the whole ring could overwrite it, leaving the hook a filter
+	 * match on other bytes.
+	 */
+	hook = READ_ONCE(rt_marker_hook);
+	if (unlikely(hook) && first)
+		hook(tr, first, first_size);
 	preempt_enable_notrace();
 	return cnt;
 }

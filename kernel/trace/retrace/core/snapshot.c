@@ -59,8 +59,11 @@ static int rt_snapshot_take(struct rt_instance *tr)
 	return ret;
 }
 
-/* "echo 0": forget the snapshot and give its memory back. */
-static int rt_snapshot_free(struct rt_instance *tr)
+/*
+ * "echo 0": forget the snapshot and give its memory back.  Under
+ * rt_trace_lock (and maybe rt_snap_lock: snapshot_request.c).
+ */
+int rt_snapshot_free(struct rt_instance *tr)
 {
 	int ret = 0;
 
@@ -129,7 +132,7 @@ void rt_snapshot_print_header(struct rt_instance *tr, struct rt_buffer *snap,
 		       snap ? "allocated" : "freed");
 	missed = rt_snapshot_missed();
 	if (missed)
-		seq_buf_printf(m, "# snapshot trigger hits lost: %lu\n#\n",
+		seq_buf_printf(m, "# snapshot trigger requests lost or failed (all instances): %lu\n#\n",
 			       missed);
 	seq_buf_puts(m, "# Snapshot commands:\n"
 		     "# echo 0 > snapshot : empty the snapshot and free its buffer\n"

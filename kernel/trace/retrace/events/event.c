@@ -166,6 +166,9 @@ void rt_event_count_sync(struct rt_event_file *file)
 		     (READ_ONCE(file->enabled) || file->soft_mode));
 
 	lockdep_assert_held(&rt_event_lock);
+	/* events/ftrace/print is no event: rt_event_open() never serves it. */
+	if (rt_is_print_file(file))
+		want = false;
 	if (want == file->counted)
 		return;
 	file->counted = want;
@@ -646,7 +649,8 @@ static struct rt_readme_part rt_event_readme = {
 		"  events/S/E/{id,enable,format,filter}  one event's files\n"
 		"  events/S/E/trigger   traceon, traceoff, snapshot, stacktrace,\n"
 		"                       enable_event:S:E, disable_event:S:E\n"
-		"                       [:count] [if filter]; '!' removes\n",
+		"                       [:count] [if filter]; '!' removes\n"
+		"  events/ftrace/print/trigger  the same, on trace_marker writes\n",
 };
 
 /*

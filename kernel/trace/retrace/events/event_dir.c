@@ -535,7 +535,11 @@ void rt_event_dir_unlink(struct rt_event_dir *edir)
 	}
 	for (i = 0; i < RT_EVENT_DIR_NR_FILES; i++)
 		rt_file_revoke(edir->files[i], &rt_event_lock);
+	if (edir->print_file)
+		rt_event_file_revoke(edir->print_file);
 	list_del_rcu(&edir->list);
+	/* Its print triggers were cleared above: maybe the last ones. */
+	rt_print_triggers_sync();
 }
 
 /**
@@ -562,5 +566,6 @@ void rt_event_dir_free(struct rt_event_dir *edir)
 		}
 		kfree(sd);
 	}
+	rt_print_trigger_free(edir);
 	kfree(edir);
 }

@@ -30,6 +30,8 @@
  *     target of an enable_event or disable_event, whose enabled flag
  *     the hit switches.  Those holds are dropped only after the grace
  *     period, when no hit can still switch the target.
+ * events/ftrace/print/trigger (print_trigger.c) is such a file too,
+ * whose hits are trace_marker writes.
  * A file with triggers counts in event.c's rt_event_off_top_files
  * (rt_event_count_sync()), so that rt_event_open() hands out a record
  * while one exists even if no instance records.
@@ -37,7 +39,6 @@
 #define pr_fmt(fmt) "retrace: " fmt
 
 #include <linux/atomic.h>
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -48,6 +49,7 @@
 #include <linux/uaccess.h>
 #include <trace/retrace/core.h>
 #include <trace/retrace/event.h>
+#include <trace/retrace/trigger_parse.h>
 #include "internal.h"
 
 /* The largest trigger line: a command, a target and a filter. */
@@ -61,15 +63,6 @@ enum rt_trigger_cmd {
 	RT_TRIG_ENABLE_EVENT,
 	RT_TRIG_DISABLE_EVENT,
 	RT_TRIG_NR,
-};
-
-static const char *const rt_trigger_names[RT_TRIG_NR] = {
-	[RT_TRIG_TRACEON]	= "traceon",
-	[RT_TRIG_TRACEOFF]	= "traceoff",
-	[RT_TRIG_SNAPSHOT]	= "snapshot",
-	[RT_TRIG_STACKTRACE]	= "stacktrace",
-	[RT_TRIG_ENABLE_EVENT]	= "enable_event",
-	[RT_TRIG_DISABLE_EVENT]	= "disable_event",
 };
 
 /*
@@ -154,7 +147,7 @@ void notrace rt_event_triggers_run(struct rt_trigger_set *ts,
 				WRITE_ONCE(tr->on, on);
 			break;
 		case RT_TRIG_SNAPSHOT:
-			if (rt_trigger_take(t))
+			if (rt_snapshot_heard() && rt_trigger_take(t))
 				rt_snapshot_request(t->snap_cookie);
 			break;
 		case RT_TRIG_STACKTRACE:
@@ -192,64 +185,42 @@ static struct rt_trigger_set *rt_triggers_of(struct rt_event_file *file)
 					 lockdep_is_held(&rt_event_lock));
 }
 
+/* The commands, for rt_trigger_split(); only the switches name a target. */
+static const struct rt_trigger_cmd_desc rt_trigger_cmds[RT_TRIG_NR] = {
+	[RT_TRIG_TRACEON]	= { "traceon", false },
+	[RT_TRIG_TRACEOFF]	= { "traceoff", false },
+	[RT_TRIG_SNAPSHOT]	= { "snapshot", false },
+	[RT_TRIG_STACKTRACE]	= { "stacktrace", false },
+	[RT_TRIG_ENABLE_EVENT]	= { "enable_event", true },
+	[RT_TRIG_DISABLE_EVENT]	= { "disable_event", true },
+};
+
 /*
- * Parse "NAME[:PARAMS][ if FILTER]" (after any '!') into @t; @removing
- * takes the target only, ignoring a count or filter.
+ * Parse a trigger line (after any '!') into @t: the words by
+ * rt_trigger_split() (trigger_parse.c, host-tested), then the target
+ * looked up and the filter compiled; @removing takes the target only.
  */
 static int rt_trigger_parse(struct rt_event_file *file, char *text,
 			    bool removing, struct rt_trigger *t)
 {
-	char *params = NULL, *rest, *name = text, *sys, *ev, *cnt;
-	unsigned long count;
-	int i, ret, pos;
+	struct rt_trigger_words w;
+	int ret, pos;
 
-	rest = text + strcspn(text, ": \t");
-	if (*rest == ':') {
-		*rest++ = '\0';
-		params = rest;
-		rest += strcspn(rest, " \t");
-	}
-	if (*rest)
-		*rest++ = '\0';
-	rest = skip_spaces(rest);
-
-	for (i = 0; i < RT_TRIG_NR; i++)
-		if (!strcmp(name, rt_trigger_names[i]))
-			break;
-	if (i == RT_TRIG_NR)
-		return -EINVAL;
-	t->cmd = i;
-	atomic_long_set(&t->count, -1);
-
-	if (t->cmd == RT_TRIG_ENABLE_EVENT || t->cmd == RT_TRIG_DISABLE_EVENT) {
-		/* SYS:EVENT[:COUNT] */
-		sys = params ? strsep(&params, ":") : NULL;
-		ev = params ? strsep(&params, ":") : NULL;
-		if (!sys || !ev || !*sys || !*ev)
-			return -EINVAL;
-		t->target = rt_event_dir_file(file->sysdir->edir, sys, ev);
+	ret = rt_trigger_split(text, rt_trigger_cmds, RT_TRIG_NR, removing, &w);
+	if (ret)
+		return ret;
+	t->cmd = w.cmd;
+	atomic_long_set(&t->count, w.count ? (long)w.count : -1);
+	if (w.sys) {
+		t->target = rt_event_dir_file(file->sysdir->edir, w.sys, w.event);
 		if (!t->target)
 			return -ENOENT;
 	}
-	cnt = params;
-	if (removing)
+	if (removing || !w.filter)
 		return 0;
-	if (cnt) {
-		if (kstrtoul(cnt, 0, &count) || !count || count > LONG_MAX)
-			return -EINVAL;
-		atomic_long_set(&t->count, count);
-	}
-	if (!*rest)
-		return 0;
-	/* " if FILTER" */
-	if (strncmp(rest, "if", 2) || !isspace(rest[2]))
-		return -EINVAL;
-	rest = skip_spaces(rest + 2);
-	if (!*rest)
-		return -EINVAL;
-	ret = rt_event_compile(file->ev, rest, &t->filter, &pos);
+	ret = rt_event_compile(file->ev, w.filter, &t->filter, &pos);
 	if (ret == -EINVAL)
-		rt_error_log("event filter parse error", rest,
+		rt_error_log("event filter parse error", w.filter,
 			     "malformed filter", pos);
 	return ret;
 }
@@ -291,6 +262,18 @@ static int rt_trigger_update(struct rt_event_file *file, struct rt_trigger *t,
 			if (ret)
 				rt_event_soft_drop_file(file);
 		}
+		/* Last, so that nothing fails after it allocates a snapshot. */
+		if (!ret && t->cmd == RT_TRIG_SNAPSHOT) {
+			ret = rt_snapshot_arm(file->sysdir->edir->tr);
+			if (ret > 0) {
+				t->snap_cookie = ret;
+				ret = 0;
+			} else {
+				if (t->target)
+					rt_event_soft_drop_file(t->target);
+				rt_event_soft_drop_file(file);
+			}
+		}
 		if (ret) {
 			kfree(ts);
 			return ret;
@@ -304,6 +287,8 @@ static int rt_trigger_update(struct rt_event_file *file, struct rt_trigger *t,
 	}
 	rcu_assign_pointer(file->triggers, ts);
 	rt_event_count_sync(file);
+	if (rt_is_print_file(file))
+		rt_print_triggers_sync();
 	*gone = old;
 	*dropped = match;
 	return 0;
@@ -352,14 +337,6 @@ static ssize_t rt_ev_trigger_write(struct file *f, const char __user *ubuf,
 		ret = -EOPNOTSUPP;
 	else
 		ret = rt_trigger_parse(file, text, removing, t);
-	/* Where it is refused (a latency tracer current), say so first. */
-	if (!ret && !removing && t->cmd == RT_TRIG_SNAPSHOT) {
-		t->snap_cookie = rt_snapshot_arm(file->sysdir->edir->tr);
-		if (t->snap_cookie < 0) {
-			ret = t->snap_cookie;
-			t->snap_cookie = 0;
-		}
-	}
 	if (!ret)
 		ret = rt_trigger_update(file, t, !removing, &gone, &dropped);
 	mutex_unlock(&rt_event_lock);
@@ -392,14 +369,14 @@ static void rt_ev_trigger_print(struct seq_file *m, void *obj)
 	if (!ts) {
 		seq_puts(m, "# Available triggers:\n#");
 		for (i = 0; i < RT_TRIG_NR; i++)
-			seq_printf(m, " %s", rt_trigger_names[i]);
+			seq_printf(m, " %s", rt_trigger_cmds[i].name);
 		seq_putc(m, '\n');
 		return;
 	}
 	for (i = 0; i < ts->nr; i++) {
 		struct rt_trigger *t = ts->t[i];
 
-		seq_puts(m, rt_trigger_names[t->cmd]);
+		seq_puts(m, rt_trigger_cmds[t->cmd].name);
 		if (t->target)
 			seq_printf(m, ":%s:%s", t->target->ev->system,
 				   t->target->ev->name);
@@ -428,6 +405,17 @@ struct dentry *rt_event_trigger_file_create(struct rt_event_file *file)
 				   &rt_ev_trigger_fops);
 }
 
+static void rt_triggers_clear_file(struct rt_event_file *file)
+{
+	struct rt_trigger_set *ts = rt_triggers_of(file);
+
+	if (!ts)
+		return;
+	RCU_INIT_POINTER(file->triggers, NULL);
+	rt_event_count_sync(file);
+	file->dead_triggers = ts;
+}
+
 /**
  * rt_event_triggers_clear - take away every trigger of an instance
  * @edir: the instance's events, being unlinked
@@ -441,18 +429,24 @@ void rt_event_triggers_clear(struct rt_event_dir *edir)
 {
 	struct rt_event_sysdir *sd;
 	struct rt_event_file *file;
-	struct rt_trigger_set *ts;
 
 	lockdep_assert_held(&rt_event_lock);
-	list_for_each_entry(sd, &edir->systems, list) {
-		list_for_each_entry(file, &sd->files, sys_link) {
-			ts = rt_triggers_of(file);
-			if (!ts)
-				continue;
-			RCU_INIT_POINTER(file->triggers, NULL);
-			rt_event_count_sync(file);
-			file->dead_triggers = ts;
-		}
+	list_for_each_entry(sd, &edir->systems, list)
+		list_for_each_entry(file, &sd->files, sys_link)
+			rt_triggers_clear_file(file);
+	if (edir->print_file)
+		rt_triggers_clear_file(edir->print_file);
+}
+
+static void rt_triggers_release_file(struct rt_event_file *file)
+{
+	struct rt_trigger_set *ts = file->dead_triggers;
+	unsigned int i;
+
+	for (i = 0; ts && i < ts->nr; i++) {
+		if (ts->t[i]->target)
+			rt_event_soft_drop_file(ts->t[i]->target);
+		rt_event_soft_drop_file(file);
 	}
 }
 
@@ -469,20 +463,13 @@ void rt_event_triggers_release(struct rt_event_dir *edir)
 {
 	struct rt_event_sysdir *sd;
 	struct rt_event_file *file;
-	struct rt_trigger_set *ts;
-	unsigned int i;
 
 	lockdep_assert_held(&rt_event_lock);
-	list_for_each_entry(sd, &edir->systems, list) {
-		list_for_each_entry(file, &sd->files, sys_link) {
-			ts = file->dead_triggers;
-			for (i = 0; ts && i < ts->nr; i++) {
-				if (ts->t[i]->target)
-					rt_event_soft_drop_file(ts->t[i]->target);
-				rt_event_soft_drop_file(file);
-			}
-		}
-	}
+	list_for_each_entry(sd, &edir->systems, list)
+		list_for_each_entry(file, &sd->files, sys_link)
+			rt_triggers_release_file(file);
+	if (edir->print_file)
+		rt_triggers_release_file(edir->print_file);
 	list_for_each_entry(sd, &edir->systems, list)
 		list_for_each_entry(file, &sd->files, sys_link)
 			rt_event_file_force_off(file);

@@ -25,7 +25,7 @@
 /* The descriptions, in the order added; under rt_event_dir_lock. */
 static LIST_HEAD(rt_event_formats);
 
-static const struct rt_event_field rt_print_fields[] = {
+const struct rt_event_field rt_print_fields[RT_PRINT_NR_FIELDS] = {
 	RT_EVENT_INT_FIELD("unsigned long", "ip", rt_print_entry, ip, 0),
 	{ "char", "buf[]", offsetof(struct rt_print_entry, buf), 0, 1,
 	  RT_FIELD_BYTES },
@@ -127,6 +127,9 @@ static void rt_format_dir_create(struct rt_event_dir *edir,
 	}
 	tracefs_create_file("format", 0444, d, fmt, &rt_format_fops);
 	tracefs_create_file("id", 0444, d, fmt, &rt_format_id_fops);
+	/* Where upstream, and its tools, keep trace_marker's triggers. */
+	if (fmt == &rt_core_formats[0] && !edir->print_file)
+		rt_print_trigger_create(edir, d);
 }
 
 /**

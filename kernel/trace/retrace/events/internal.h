@@ -42,6 +42,8 @@ enum rt_pid_list {
  * @pid_on: BIT(l) set while list l is on: one word, so the record
  *	path tests both lists with a single load
  * @ftrace_dir: events/ftrace/ (ftrace_format.c), or NULL
+ * @print_file: events/ftrace/print/trigger's object (print_trigger.c),
+ *	or NULL
  */
 struct rt_event_dir {
 	struct rt_instance	*tr;
@@ -52,6 +54,7 @@ struct rt_event_dir {
 	unsigned long		*pids[RT_PID_LISTS];
 	unsigned int		pid_on;
 	struct dentry		*ftrace_dir;
+	struct rt_event_file	*print_file;
 };
 
 /* Do the PID lists let the current task's events into @edir? */
@@ -144,6 +147,15 @@ void rt_create_event_list_files(struct rt_event_dir *edir);
 /* ftrace_format.c: events/ftrace/, events/header_page, header_event. */
 int rt_create_ftrace_files(struct rt_event_dir *edir);
 void rt_event_core_formats_init(void);
+/* The fields of struct rt_print_entry (trace_printk(), trace_marker). */
+#define RT_PRINT_NR_FIELDS	2
+extern const struct rt_event_field rt_print_fields[RT_PRINT_NR_FIELDS];
+
+/* print_trigger.c: events/ftrace/print/trigger, on trace_marker writes. */
+void rt_print_trigger_create(struct rt_event_dir *edir, struct dentry *dir);
+void rt_print_trigger_free(struct rt_event_dir *edir);
+void rt_print_triggers_sync(void);
+bool rt_is_print_file(const struct rt_event_file *file);
 void rt_event_format_print(struct seq_file *m, const char *name,
 			   unsigned int id, const struct rt_event_field *fields,
 			   unsigned int n, const char *print_fmt);

@@ -6,7 +6,9 @@
 #ifndef _RETRACE_PURE_SHIM_H
 #define _RETRACE_PURE_SHIM_H
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +35,64 @@ static inline char *kstrndup(const char *s, size_t n, int gfp)
 {
 	(void)gfp;
 	return strndup(s, n);
+}
+
+static inline char *skip_spaces(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return (char *)s;
+}
+
+/*
+ * The kernel's kstrtoul(): an optional '+', base 0 meaning 0x (hex), 0
+ * (octal) or decimal, at least one digit, one newline allowed at the
+ * end and nothing else; -ERANGE past ULONG_MAX.
+ */
+static inline int kstrtoul(const char *s, unsigned int base,
+			   unsigned long *res)
+{
+	unsigned long v = 0;
+	int d, digits = 0;
+
+	if (*s == '+')
+		s++;
+	if (!base) {
+		base = 10;
+		if (s[0] == '0') {
+			base = 8;
+			if ((s[1] == 'x' || s[1] == 'X') &&
+			    isxdigit((unsigned char)s[2])) {
+				base = 16;
+				s += 2;
+			}
+		}
+	} else if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+	}
+	for (;; s++, digits++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			break;
+		if (d >= (int)base)
+			break;
+		if (v > (ULONG_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	if (!digits)
+		return -EINVAL;
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -EINVAL;
+	*res = v;
+	return 0;
 }
 
 #endif /* _RETRACE_PURE_SHIM_H */
