@@ -23,6 +23,7 @@ enum rt_field_kind {
 	RT_FIELD_STRING,	/* u32 (len << 16 | offset) of a NUL-ended string */
 	RT_FIELD_BYTES,		/* opaque; shown in format, not filterable */
 	RT_FIELD_CHARS,		/* char name[size]: a string NUL-ended inside */
+	RT_FIELD_TAIL,		/* char name[]: a string to the record's end */
 };
 
 /**
@@ -109,6 +110,25 @@ static inline const char *rt_field_chars(const void *rec, unsigned int len,
 	const char *s = (const char *)rec + off;
 
 	if (!size || off + size > len || !memchr(s, 0, size))
+		return NULL;
+	return s;
+}
+
+/**
+ * rt_field_tail - the string a RT_FIELD_TAIL field holds
+ * @rec: the record
+ * @len: its length
+ * @off: where the string starts
+ *
+ * Return: the string, or NULL if it starts past the record or has no
+ * NUL before the record's end.
+ */
+static inline const char *rt_field_tail(const void *rec, unsigned int len,
+					unsigned int off)
+{
+	const char *s = (const char *)rec + off;
+
+	if (off >= len || !memchr(s, 0, len - off))
 		return NULL;
 	return s;
 }

@@ -198,6 +198,8 @@ static void rt_format_fields(struct seq_file *m,
 		seq_printf(m, "\tfield:%s %s", f->type, f->name);
 		if (f->kind == RT_FIELD_CHARS)
 			seq_printf(m, "[%u]", f->size);
+		else if (f->kind == RT_FIELD_TAIL)
+			seq_puts(m, "[]");
 		seq_printf(m, ";\toffset:%u;\tsize:%u;\tsigned:%u;\n",
 			   f->offset, f->size, f->is_signed);
 	}

@@ -264,7 +264,8 @@ static int rt_fp_pred(struct rt_fparse *p)
 	pr->is_signed = fld->is_signed;
 
 	rt_fp_skip(p);
-	if (fld->kind == RT_FIELD_STRING || fld->kind == RT_FIELD_CHARS) {
+	if (fld->kind == RT_FIELD_STRING || fld->kind == RT_FIELD_CHARS ||
+	    fld->kind == RT_FIELD_TAIL) {
 		if (pr->cmp != RT_CMP_EQ && pr->cmp != RT_CMP_NE)
 			return rt_fp_fail(p);
 		if (rt_fp_string(p, &pr->str))
@@ -443,11 +444,18 @@ static bool rt_filter_pred_match(const struct rt_filter_pred *pr,
 
 	if ((unsigned int)pr->offset + pr->size > len)
 		return false;
-	if (pr->kind == RT_FIELD_STRING || pr->kind == RT_FIELD_CHARS) {
-		const char *str = pr->kind == RT_FIELD_STRING ?
-			rt_field_string(rec, len, pr->offset) :
-			rt_field_chars(rec, len, pr->offset, pr->size);
-		bool m = str && rt_glob_match(pr->str, str);
+	if (pr->kind == RT_FIELD_STRING || pr->kind == RT_FIELD_CHARS ||
+	    pr->kind == RT_FIELD_TAIL) {
+		const char *str;
+		bool m;
+
+		if (pr->kind == RT_FIELD_STRING)
+			str = rt_field_string(rec, len, pr->offset);
+		else if (pr->kind == RT_FIELD_CHARS)
+			str = rt_field_chars(rec, len, pr->offset, pr->size);
+		else
+			str = rt_field_tail(rec, len, pr->offset);
+		m = str && rt_glob_match(pr->str, str);
 
 		return pr->cmp == RT_CMP_EQ ? m : !m;
 	}

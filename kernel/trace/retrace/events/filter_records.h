@@ -19,6 +19,8 @@ static const struct rt_event_field test_fields[] = {
 	{ "__data_loc char[]", "name", 28, 4, 0, RT_FIELD_STRING },
 	{ "u64", "$retval", 32, 8, 0, RT_FIELD_INT },
 	{ "u8", "blob", 40, 8, 0, RT_FIELD_BYTES },
+	/* name's bytes again, read as the string ending the record */
+	{ "char", "tail", 48, 0, 1, RT_FIELD_TAIL },
 };
 #define NR_TEST_FIELDS (sizeof(test_fields) / sizeof(test_fields[0]))
 

@@ -177,6 +177,29 @@ static void test_corrupt_strings(void)
 }
 
 /*
+ * A string to the end of the record (RT_FIELD_TAIL, as "char buf[]" of
+ * a trace_marker write): string operators only; none without a NUL
+ * before the record ends, or starting past it.
+ */
+static void test_tail(void)
+{
+	struct test_rec r;
+
+	test_rec_make(&r, 7, 1, 0, 0, 0, "hello world", 0);
+	check("filter_tail glob", eval("tail == hello*", &r) == 1);
+	check("filter_tail exact", eval("tail == \"hello world\"", &r) == 1);
+	check("filter_tail !=", eval("tail != *world", &r) == 0);
+	check("filter_tail no match", eval("tail == bye", &r) == 0);
+	check("filter_tail no number ops", eval("tail > 1", &r) == -1);
+	check("filter_tail and name agree",
+	      eval("tail == h*d && name == h*d", &r) == 1);
+	r.len--;	/* the NUL is cut off */
+	check("filter_tail unterminated", eval("tail == hello*", &r) == 0);
+	r.len = 48;	/* the string would start at the record's end */
+	check("filter_tail past the record", eval("tail == *", &r) == 0);
+}
+
+/*
  * A fixed char array (RT_FIELD_CHARS, as "char prev_comm[16]" of
  * sched_switch): string operators only, the string ends at its NUL, an
  * array without one or running past the record matches nothing.
@@ -236,6 +259,7 @@ int main(void)
 	test_errors();
 	test_limits();
 	test_corrupt_strings();
+	test_tail();
 	test_chars();
 	test_text();
 	printf("# filter_test: %d failure(s)\n", failures);

@@ -27,8 +27,8 @@ static LIST_HEAD(rt_event_formats);
 
 const struct rt_event_field rt_print_fields[RT_PRINT_NR_FIELDS] = {
 	RT_EVENT_INT_FIELD("unsigned long", "ip", rt_print_entry, ip, 0),
-	{ "char", "buf[]", offsetof(struct rt_print_entry, buf), 0, 1,
-	  RT_FIELD_BYTES },
+	{ "char", "buf", offsetof(struct rt_print_entry, buf), 0, 1,
+	  RT_FIELD_TAIL },
 };
 
 /*
