@@ -102,6 +102,8 @@ int rt_trace_release(struct inode *inode, struct file *file);
 void rt_snapshot_print_header(struct rt_instance *tr, struct rt_buffer *snap,
 			      struct seq_buf *m);
 void rt_create_snapshot_files(struct rt_instance *tr);
+int rt_snapshot_exchange(struct rt_instance *tr, bool keep);
+int rt_snapshot_alloc(struct rt_instance *tr);
 int rt_snapshot_free(struct rt_instance *tr);
 /* snapshot_request.c */
 bool rt_snapshot_armed(struct rt_instance *tr);

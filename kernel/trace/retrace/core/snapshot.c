@@ -41,19 +41,47 @@ static void rt_snapshot_empty(struct rt_instance *tr)
 	mutex_unlock(&rt_max_lock);
 }
 
-/* "echo 1": the live rings become the snapshot, the snapshot's go live. */
-static int rt_snapshot_take(struct rt_instance *tr)
+/*
+ * The live rings become the snapshot, the snapshot's go live: emptied
+ * first ("echo 1"), or with what they held (@keep: a snapshot
+ * trigger's hits alternate the buffers).  Under rt_trace_lock; the
+ * snapshot's rings are fitted to the live ones first.
+ */
+int rt_snapshot_exchange(struct rt_instance *tr, bool keep)
 {
-	int ret;
+	int ret = rt_max_buffer_fit(tr);
 
-	ret = rt_max_buffer_fit(tr);
 	if (ret)
 		return ret;
 	mutex_lock(&rt_max_lock);
-	/* The old snapshot goes; the rings it leaves start out empty. */
-	rt_buffer_reset(tr->max_buffer);
+	if (!keep)
+		rt_buffer_reset(tr->max_buffer);
 	ret = rt_buffer_swap(tr->buffer, tr->max_buffer);
 	mutex_unlock(&rt_max_lock);
+	return ret;
+}
+
+/*
+ * Allocate the snapshot, empty, without taking one (a snapshot
+ * trigger being armed).  Under rt_trace_lock.
+ */
+int rt_snapshot_alloc(struct rt_instance *tr)
+{
+	int ret = rt_max_buffer_fit(tr);
+
+	if (ret)
+		return ret;
+	/* A latency tracer's last trace may be there: not a snapshot. */
+	rt_snapshot_empty(tr);
+	tr->snapshot = true;
+	return 0;
+}
+
+/* "echo 1": the trace so far becomes the snapshot. */
+static int rt_snapshot_take(struct rt_instance *tr)
+{
+	int ret = rt_snapshot_exchange(tr, false);
+
 	if (!ret)
 		tr->snapshot = true;
 	return ret;

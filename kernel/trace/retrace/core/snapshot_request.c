@@ -75,7 +75,6 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/task_work.h>
-#include <linux/workqueue.h>
 #include "internal.h"
 
 /* Requests waiting at once; more hits than this in between are lost. */
@@ -100,22 +99,14 @@ static struct task_struct *rt_snap_runner;
 static struct kthread_worker *rt_snap_worker;
 
 /*
- * Exchange @tr's live and snapshot buffers.  Under rt_trace_lock and
- * rt_snap_lock, @tr found armed: its snapshot is allocated and no
- * latency tracer can be current (rt_max_prepare() and "echo 0"
- * refuse); buffer_size_kb may have changed the live rings since, hence
- * the fit.
+ * Exchange @tr's live and snapshot buffers, keeping both.  Under
+ * rt_trace_lock and rt_snap_lock, @tr found armed: its snapshot is
+ * allocated and no latency tracer can be current (rt_max_prepare()
+ * and "echo 0" refuse).
  */
 static void rt_snap_swap(struct rt_instance *tr)
 {
-	int ret = rt_max_buffer_fit(tr);
-
-	if (!ret) {
-		mutex_lock(&rt_max_lock);
-		ret = rt_buffer_swap(tr->buffer, tr->max_buffer);
-		mutex_unlock(&rt_max_lock);
-	}
-	if (ret)
+	if (rt_snapshot_exchange(tr, true))
 		atomic_long_inc(&rt_snap_missed);
 }
 
@@ -279,14 +270,9 @@ int rt_snapshot_arm(struct rt_instance *tr)
 	}
 	mutex_lock(&rt_snap_lock);
 	if (!tr->snapshot) {
-		ret = rt_max_buffer_fit(tr);
+		ret = rt_snapshot_alloc(tr);
 		if (ret)
 			goto unlock;
-		/* A latency tracer's last trace may be there: not a snapshot. */
-		mutex_lock(&rt_max_lock);
-		rt_buffer_reset(tr->max_buffer);
-		mutex_unlock(&rt_max_lock);
-		tr->snapshot = true;
 		allocated = true;
 	}
 	ret = idr_alloc_cyclic(&rt_snap_arms, tr, 1, INT_MAX, GFP_KERNEL);

@@ -123,6 +123,7 @@ bool notrace rt_fn_pid_wanted(void)
 	set = smp_load_acquire(&rt_pid_set);
 	if (set && !rt_ipset_has(set, pid))
 		return false;
+	/* The same pairing, for set_ftrace_notrace_pid's set. */
 	no = smp_load_acquire(&rt_notrace_pid_set);
 	return !no || !rt_ipset_has(no, pid);
 }
