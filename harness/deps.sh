@@ -7,7 +7,7 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils
       kmod rsync ccache qemu-system-x86 busybox-static python3 clang git
-      libclang-rt-14-dev bash perf-tools-unstable trace-cmd
+      libclang-rt-14-dev bash perf-tools-unstable trace-cmd gawk
       libtraceevent1-plugin"
 [ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.12"
 for p in $pkgs; do have "$p" || need+=("$p"); done

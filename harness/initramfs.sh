@@ -46,6 +46,11 @@ ln -sf bash.real "$ROOT/bin/bash"
 if [ -x /usr/bin/chrt ]; then
 	guest_dynamic /usr/bin/chrt /usr/bin/chrt
 fi
+# gawk: perf-tools' opensnoop parses with gawk's three-argument
+# match(), which busybox's awk lacks (test.d/80perftools/opensnoop).
+if [ -x /usr/bin/gawk ]; then
+	guest_dynamic /usr/bin/gawk /usr/bin/gawk
+fi
 # trace-cmd with libtracefs and libtraceevent: test.d/85tracecmd.
 if [ -x /usr/bin/trace-cmd ]; then
 	guest_dynamic /usr/bin/trace-cmd /usr/bin/trace-cmd

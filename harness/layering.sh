@@ -34,7 +34,7 @@ declare -A HEADER=(
 	[latency_hooks.h]=hooks [latency_client.h]=hooks
 	[core.h]=core [kernel_api.h]=core [raw_page.h]=core [ipset.h]=lib [carry.h]=lib [arch_regs.h]=lib
 	[event.h]=events [event_filter.h]=events [trigger_parse.h]=events
-	[probe_def.h]=producers [mark_format.h]=producers
+	[probe_def.h]=producers [mark_format.h]=producers [syscall_meta.h]=producers
 )
 # Folders under kernel/trace/retrace/ that are not layers (not checked).
 EXEMPT_DIRS=(host)

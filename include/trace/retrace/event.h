@@ -48,6 +48,8 @@ struct rt_event_system;
  * @data: the producer's
  * @may_vanish: the producer removes the event on its own (a marker
  *	whose module leaves), so no set_ftrace_filter command may hold it
+ * @unnamed: @print writes the whole text after the record's context,
+ *	without the usual "name: " first (system calls print so)
  *
  * The rest belongs to the event layer:
  * @type: record type; @type.type is the event's ID
@@ -70,6 +72,7 @@ struct rt_event {
 	int (*set_enabled)(struct rt_event *ev, bool on);
 	void				*data;
 	bool				may_vanish;
+	bool				unnamed;
 
 	struct rt_event_type		type;
 	bool				enabled;

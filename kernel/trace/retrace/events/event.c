@@ -146,7 +146,8 @@ static void rt_event_print(struct rt_print_ctx *ctx)
 {
 	struct rt_event *ev = container_of(ctx->et, struct rt_event, type);
 
-	seq_buf_printf(ctx->s, "%s: ", ev->name);
+	if (!ev->unnamed)
+		seq_buf_printf(ctx->s, "%s: ", ev->name);
 	ev->print(ctx);
 }
 
