@@ -503,6 +503,7 @@ CHECKPATCH_REASONS = {
     'LONG_LINE_STRING': 'user-visible strings (help text, test and report messages) kept whole so they can be grepped',
     'LONG_LINE': 'host-only test shims, test tables and shell scripts; not kernel code',
     'LONG_LINE_COMMENT': 'a table in a comment (guest-bench.sh, event_list.c)',
+    'TRAILING_SEMICOLON': 'RT_SYSCALL_METADATA() stands in for SYSCALL_METADATA(), which callers use both with and without a semicolon after it, so it must end in a complete declaration',
     'MACRO_ARG_REUSE': 'the macros take plain variables or constants at every call site (event field tables, irqflags/preempt hooks, host shims)',
     'MACRO_ARG_UNUSED': 'stubs that keep an upstream signature (host shims of kernel APIs, ftrace.h and marker.h compatibility macros)',
     'MACRO_ARG_PRECEDENCE': 'the argument is a function name at every use',

@@ -100,17 +100,30 @@ static struct rt_syscall *rt_sys_lookup(long nr)
 	return rt_sys_by_nr[array_index_nospec(nr, NR_syscalls)];
 }
 
+/*
+ * A scratch record for system call @id if its enter (@enter) or exit
+ * event is enabled, else NULL; its events in *@sp, the count in *@pc.
+ */
+static void *rt_sys_open(long id, bool enter, struct rt_syscall **sp,
+			 unsigned long *pc)
+{
+	struct rt_syscall *s = rt_sys_lookup(id);
+
+	if (!s || !rt_event_enabled(enter ? &s->enter : &s->exit))
+		return NULL;
+	*sp = s;
+	*pc = rt_sys_pc();
+	return rt_event_open(*pc);
+}
+
 static void notrace rt_sys_probe_enter(void *data, struct pt_regs *regs,
 				       long id)
 {
-	struct rt_syscall *s = rt_sys_lookup(id);
 	struct rt_sys_enter_rec *r;
+	struct rt_syscall *s;
 	unsigned long pc;
 
-	if (!s || !rt_event_enabled(&s->enter))
-		return;
-	pc = rt_sys_pc();
-	r = rt_event_open(pc);
+	r = rt_sys_open(id, true, &s, &pc);
 	if (!r)
 		return;
 	r->nr = id;
@@ -124,14 +137,11 @@ static void notrace rt_sys_probe_exit(void *data, struct pt_regs *regs,
 				      long ret)
 {
 	long id = syscall_get_nr(current, regs);
-	struct rt_syscall *s = rt_sys_lookup(id);
 	struct rt_sys_exit_rec *r;
+	struct rt_syscall *s;
 	unsigned long pc;
 
-	if (!s || !rt_event_enabled(&s->exit))
-		return;
-	pc = rt_sys_pc();
-	r = rt_event_open(pc);
+	r = rt_sys_open(id, false, &s, &pc);
 	if (!r)
 		return;
 	r->nr = id;
