@@ -244,7 +244,8 @@ static int rt_fp_pred(struct rt_fparse *p)
 		}
 	}
 	if (!fld || fld->kind == RT_FIELD_BYTES) {
-		p->pos = start;
+		/* Blamed past the name and its blanks, where upstream puts it. */
+		rt_fp_skip(p);
 		return rt_fp_fail(p);
 	}
 	if (p->f->nr_preds >= RT_FILTER_MAX_PREDS)

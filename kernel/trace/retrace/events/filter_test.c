@@ -79,11 +79,11 @@ static void test_matches(void)
 static void test_errors(void)
 {
 	static const struct { const char *e; int pos; } t[] = {
-		{ "", 0 }, { "nosuch == 1", 0 }, { "a = 1", 2 },
+		{ "", 0 }, { "nosuch == 1", 7 }, { "a = 1", 2 },
 		{ "a == ", 4 }, { "a == x", 5 }, { "a == 1 &&", 9 },
 		{ "(a == 1", 7 }, { "a == 1)", 6 }, { "a == 1 ||| b == 1", 9 },
 		{ "a == -1", 5 }, { "name < abc", 7 }, { "name & 1", 7 },
-		{ "name == \"abc", 8 }, { "blob == 1", 0 },
+		{ "name == \"abc", 8 }, { "blob == 1", 5 }, { "nosuch", 6 },
 		{ "a == 0x", 5 }, { "a == 12z", 7 }, { "a == 099", 5 },
 		{ "a == 0x1ffffffffffffffff", 5 },
 		{ "s == -9223372036854775809", 5 }, { "a == 1 b == 2", 7 },

@@ -75,7 +75,11 @@ struct rt_syscall {
 /* Filled at boot, read-only after: the probes read it without a lock. */
 static struct rt_syscall *rt_sys_by_nr[NR_syscalls] __ro_after_init;
 
-/* How many events of each kind are enabled; under rt_sys_lock. */
+/*
+ * How many events of each kind are enabled; under rt_sys_lock (the
+ * event layer calls ->set_enabled under its own lock as well, but this
+ * count is ours).
+ */
 static DEFINE_MUTEX(rt_sys_lock);
 static unsigned int rt_sys_enter_users, rt_sys_exit_users;
 
@@ -86,7 +90,10 @@ static const struct rt_event_field rt_sys_exit_fields[] = {
 
 /* ---- probes -------------------------------------------------------------- */
 
-/* The preemption count of the calling task (the tracepoint adds one). */
+/*
+ * The preemption count of the calling task: the tracepoint adds one (in
+ * 6.12 every tracepoint runs its probes with preemption disabled).
+ */
 static unsigned long rt_sys_pc(void)
 {
 	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
@@ -223,7 +230,7 @@ static int rt_sys_set(struct rt_event *ev, bool on)
  * The enter event's print fmt, as libtraceevent evaluates it:
  * "dfd: 0x%08lx, ...", ((unsigned long)(REC->dfd)), ...
  */
-static char *rt_sys_enter_fmt(const struct rt_syscall_meta *m)
+static char * __init rt_sys_enter_fmt(const struct rt_syscall_meta *m)
 {
 	struct seq_buf s;
 	size_t size = 8;
@@ -250,7 +257,17 @@ static char *rt_sys_enter_fmt(const struct rt_syscall_meta *m)
 	return buf;
 }
 
-static struct rt_syscall *rt_sys_new(const struct rt_syscall_meta *m, int nr)
+/* A system call's events that were never added, or are removed again. */
+static void __init rt_sys_free(struct rt_syscall *s)
+{
+	kfree(s->enter.name);
+	kfree(s->exit.name);
+	kfree(s->enter.print_fmt);
+	kfree(s);
+}
+
+static struct rt_syscall * __init rt_sys_new(const struct rt_syscall_meta *m,
+					   int nr)
 {
 	const char *base = m->name + 3;		/* "_openat" */
 	struct rt_syscall *s;
@@ -297,17 +314,14 @@ static struct rt_syscall *rt_sys_new(const struct rt_syscall_meta *m, int nr)
 		.unnamed = true,
 	};
 	if (!s->enter.name || !s->exit.name || !s->enter.print_fmt) {
-		kfree(s->enter.name);
-		kfree(s->exit.name);
-		kfree(s->enter.print_fmt);
-		kfree(s);
+		rt_sys_free(s);
 		return NULL;
 	}
 	return s;
 }
 
 /* The definition of the function at @addr ("__x64_sys_NAME"), or NULL. */
-static const struct rt_syscall_meta *rt_sys_meta_of(unsigned long addr)
+static const struct rt_syscall_meta * __init rt_sys_meta_of(unsigned long addr)
 {
 	const struct rt_syscall_meta * const *p;
 	char sym[KSYM_NAME_LEN];
@@ -323,6 +337,9 @@ static const struct rt_syscall_meta *rt_sys_meta_of(unsigned long addr)
 		name += 7;
 	else if (str_has_prefix(name, "__do_"))
 		name += 5;
+	/* The table's unused slots: not a call anyone makes (as upstream). */
+	if (!strcmp(name, "sys_ni_syscall"))
+		return NULL;
 	for (p = __start_rt_syscalls_meta; p < __stop_rt_syscalls_meta; p++)
 		if (!strcmp((*p)->name, name))
 			return *p;
@@ -358,12 +375,14 @@ static int __init rt_syscall_events_init(void)
 				continue;
 			}
 			ret = rt_event_add(&s->enter);
-			if (!ret)
+			if (!ret) {
 				ret = rt_event_add(&s->exit);
+				if (ret)
+					rt_event_remove(&s->enter);
+			}
 			if (ret) {
-				/* Not freed: an added enter event points at it. */
-				pr_warn("no event syscalls/%s (%d)\n",
-					s->enter.name, ret);
+				pr_warn("no events for %s (%d)\n", m->name, ret);
+				rt_sys_free(s);
 				continue;
 			}
 			added++;
