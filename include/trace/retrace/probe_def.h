@@ -91,6 +91,8 @@ struct rt_probe_arg {
  * @args_text: the arguments as written (for listing), "" if none
  * @target_pos: offset of the probe point in the parsed line, where
  *	error_log points when the kernel refuses it
+ * @spec_pos: '-' lines only: offset of the probe point (and arguments)
+ *	written after the event, which name one of its probes; 0 if none
  */
 struct rt_probe_def {
 	char			cmd;
@@ -105,6 +107,7 @@ struct rt_probe_def {
 	struct rt_probe_arg	*args;
 	char			*args_text;
 	unsigned short		target_pos;
+	unsigned short		spec_pos;
 };
 
 /**

@@ -41,8 +41,21 @@
 /* Fixed fields before the arguments, entry and return probes. */
 enum { RT_KP_ENTRY_META = 3, RT_KP_RET_META = 4 };
 
+/*
+ * One probe, and for the first probe of an event (its owner) the event.
+ * An event may have several probes: "p:EVENT SYM2" with the owner's
+ * kind and arguments appends one, recording into the owner's event.
+ * Removing the owner's own probe while others remain detaches it: its
+ * kprobe is unregistered and it leaves rt_kprobes, but it lives on for
+ * its event until the event's last probe goes.
+ */
 struct rt_kprobe {
-	struct rt_event		ev;
+	struct rt_event		ev;		/* the owner's only */
+	struct rt_kprobe	*owner;		/* whose @ev this records */
+	struct list_head	sibling;	/* on owner->probes */
+	/* owner: the event's live probes; changed under both locks */
+	struct list_head	probes;
+	bool			detached;	/* owner: its own probe is gone */
 	struct kretprobe	rp;		/* rp.kp for entry probes too */
 	struct rt_probe_def	*def;
 	char			*symbol;	/* "MOD:SYM" or "SYM" for kprobes */
@@ -180,7 +193,7 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 	len = tk->fixed_len;
 	for (i = 0; i < tk->def->nr_args; i++)
 		rt_kp_store(tk, rec, &len, i, regs);
-	rt_event_close(&tk->ev, rec, len, pc);
+	rt_event_close(&tk->owner->ev, rec, len, pc);
 out:
 	preempt_enable_notrace();
 }
@@ -295,13 +308,28 @@ static int rt_kp_arm(struct rt_kprobe *tk, bool on)
 	return ret;
 }
 
+/* Arm or disarm every probe of the event; all or none when arming. */
 static int rt_kp_set_enabled(struct rt_event *ev, bool on)
 {
-	struct rt_kprobe *tk = container_of(ev, struct rt_kprobe, ev);
-	int ret;
+	struct rt_kprobe *owner = container_of(ev, struct rt_kprobe, ev);
+	struct rt_kprobe *tk, *t;
+	int ret = 0, r;
 
 	mutex_lock(&rt_kp_arm_lock);
-	ret = rt_kp_arm(tk, on);
+	list_for_each_entry(tk, &owner->probes, sibling) {
+		r = rt_kp_arm(tk, on);
+		if (r && on) {
+			list_for_each_entry(t, &owner->probes, sibling) {
+				if (t == tk)
+					break;
+				rt_kp_arm(t, false);
+			}
+			ret = r;
+			break;
+		}
+		if (r && !ret)
+			ret = r;
+	}
 	mutex_unlock(&rt_kp_arm_lock);
 	return ret;
 }
@@ -319,7 +347,7 @@ static int rt_kp_register(struct rt_kprobe *tk)
 	} else {
 		kp->addr = (kprobe_opcode_t *)tk->def->addr;
 	}
-	kp->flags = rt_event_enabled(&tk->ev) ? 0 : KPROBE_FLAG_DISABLED;
+	kp->flags = rt_event_enabled(&tk->owner->ev) ? 0 : KPROBE_FLAG_DISABLED;
 	if (rt_kp_is_ret(tk)) {
 		tk->rp.handler = rt_kp_ret_handler;
 		tk->rp.maxactive = tk->def->maxactive;	/* 0: kprobes' default */
@@ -524,24 +552,77 @@ static const char *rt_kp_register_error(int ret)
 	}
 }
 
+/* @a and @b probe the same place the same way. */
+static bool rt_kp_same_probe(const struct rt_probe_def *a,
+			     const struct rt_probe_def *b)
+{
+	return (a->cmd == 'r') == (b->cmd == 'r') &&
+	       !strcmp(a->mod ?: "", b->mod ?: "") &&
+	       !strcmp(a->sym ?: "", b->sym ?: "") &&
+	       a->offset == b->offset && a->addr == b->addr;
+}
+
 /*
- * Make and register the event @d defines; @d is consumed.  On failure,
+ * May @tk join @owner's event?  Its records must read the same: the
+ * same kind of probe, the same fields (names, types, places).
+ */
+static int rt_kp_can_join(struct rt_kprobe *owner, struct rt_kprobe *tk,
+			  struct rt_probe_error *err)
+{
+	const struct rt_event_field *a = owner->fields, *b = tk->fields;
+	unsigned int i, n = owner->nr_meta + owner->def->nr_args;
+	struct rt_kprobe *p;
+
+	list_for_each_entry(p, &owner->probes, sibling) {
+		if (rt_kp_same_probe(p->def, tk->def)) {
+			*err = (struct rt_probe_error){ "the event has this probe", 0 };
+			return -EEXIST;
+		}
+	}
+	if (rt_kp_is_ret(owner) != rt_kp_is_ret(tk)) {
+		*err = (struct rt_probe_error){
+			"the event's probes are of the other kind", 0 };
+		return -EEXIST;
+	}
+	if (tk->nr_meta + tk->def->nr_args != n) {
+		*err = (struct rt_probe_error){
+			"the arguments differ from the event's", 0 };
+		return -EEXIST;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(a[i].type, b[i].type) || strcmp(a[i].name, b[i].name) ||
+		    a[i].offset != b[i].offset || a[i].size != b[i].size ||
+		    a[i].is_signed != b[i].is_signed || a[i].kind != b[i].kind ||
+		    (i >= owner->nr_meta &&
+		     owner->def->args[i - owner->nr_meta].hex !=
+		     tk->def->args[i - owner->nr_meta].hex)) {
+			*err = (struct rt_probe_error){
+				"the arguments differ from the event's",
+				i >= owner->nr_meta ?
+				tk->def->args[i - owner->nr_meta].pos : 0 };
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Make and register the probe @d defines, and its event unless one of
+ * that name exists, which it then joins; @d is consumed.  On failure,
  * @err says why and where in the line, for error_log.
  */
 static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 {
-	struct rt_kprobe *tk;
+	struct rt_kprobe *tk, *owner = NULL;
 	unsigned long size, off;
 	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&rt_kp_lock);
 	*err = (struct rt_probe_error){ "out of memory", 0 };
-	if (rt_kp_find(d->group, d->event)) {
-		*err = (struct rt_probe_error){ "the event exists", 0 };
-		rt_probe_def_free(d);
-		return -EEXIST;
-	}
+	tk = rt_kp_find(d->group, d->event);
+	if (tk)
+		owner = tk->owner;
 	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	if (!tk) {
 		rt_probe_def_free(d);
@@ -596,6 +677,14 @@ static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 			goto fail;
 	}
 
+	if (owner) {
+		ret = rt_kp_can_join(owner, tk, err);
+		if (ret)
+			goto fail;
+	}
+
+	tk->owner = owner ? owner : tk;
+	INIT_LIST_HEAD(&tk->probes);
 	tk->ev.system = d->group;
 	tk->ev.name = d->event;
 	tk->ev.fields = tk->fields;
@@ -604,22 +693,33 @@ static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 	tk->ev.print = rt_kp_print;
 	tk->ev.set_enabled = rt_kp_set_enabled;
 
+	/*
+	 * Registered, and on the event's list, under rt_kp_arm_lock: an
+	 * enable racing with the append either sees the probe on the list
+	 * and arms it, or has set ev->enabled first (the event layer sets
+	 * it before ->set_enabled()), so the probe is registered armed.
+	 */
 	mutex_lock(&rt_kp_arm_lock);
 	if (!d->mod || rt_kp_module_loaded(d->mod))
 		ret = rt_kp_register(tk);
 	else
 		ret = 0;
+	if (!ret)
+		list_add_tail(&tk->sibling, &tk->owner->probes);
 	mutex_unlock(&rt_kp_arm_lock);
 	*err = (struct rt_probe_error){ rt_kp_register_error(ret), d->target_pos };
 	if (ret)
 		goto fail;
-	ret = rt_event_add(&tk->ev);
-	*err = (struct rt_probe_error){ "cannot add the event", 0 };
-	if (ret) {
-		mutex_lock(&rt_kp_arm_lock);
-		rt_kp_unregister(tk);
-		mutex_unlock(&rt_kp_arm_lock);
-		goto fail;
+	if (!owner) {
+		ret = rt_event_add(&tk->ev);
+		*err = (struct rt_probe_error){ "cannot add the event", 0 };
+		if (ret) {
+			mutex_lock(&rt_kp_arm_lock);
+			rt_kp_unregister(tk);
+			list_del(&tk->sibling);
+			mutex_unlock(&rt_kp_arm_lock);
+			goto fail;
+		}
 	}
 	list_add_tail(&tk->list, &rt_kprobes);
 	return 0;
@@ -628,20 +728,89 @@ fail:
 	return ret;
 }
 
-static int rt_kp_delete(struct rt_kprobe *tk)
+/* Remove @owner's event and all its probes (-EBUSY while enabled). */
+static int rt_kp_delete(struct rt_kprobe *owner)
 {
+	struct rt_kprobe *tk, *n;
+	LIST_HEAD(gone);
 	int ret;
 
 	lockdep_assert_held(&rt_kp_lock);
-	ret = rt_event_remove(&tk->ev);
+	ret = rt_event_remove(&owner->ev);
 	if (ret)
 		return ret;
 	mutex_lock(&rt_kp_arm_lock);
+	list_for_each_entry(tk, &owner->probes, sibling)
+		rt_kp_unregister(tk);
+	list_splice_init(&owner->probes, &gone);
+	mutex_unlock(&rt_kp_arm_lock);
+	list_for_each_entry_safe(tk, n, &gone, sibling) {
+		list_del(&tk->list);
+		if (tk != owner)
+			rt_kp_free(tk);
+	}
+	rt_kp_free(owner);
+	return 0;
+}
+
+/*
+ * Remove one probe of an event; its last probe takes the event along.
+ * Like the event, it cannot go while the event is enabled.
+ */
+static int rt_kp_delete_probe(struct rt_kprobe *tk)
+{
+	struct rt_kprobe *owner = tk->owner;
+
+	lockdep_assert_held(&rt_kp_lock);
+	if (list_is_singular(&owner->probes))
+		return rt_kp_delete(owner);
+	if (rt_event_enabled(&owner->ev))
+		return -EBUSY;
+	mutex_lock(&rt_kp_arm_lock);
 	rt_kp_unregister(tk);
+	list_del(&tk->sibling);
 	mutex_unlock(&rt_kp_arm_lock);
 	list_del(&tk->list);
-	rt_kp_free(tk);
+	if (tk == owner)
+		tk->detached = true;	/* kept for the event */
+	else
+		rt_kp_free(tk);
 	return 0;
+}
+
+/*
+ * The probe of @owner's event that "-:GRP/EVENT SPEC" names, SPEC
+ * being @spec: its probe point, and its arguments if SPEC has any.
+ * Return: the probe, or ERR_PTR(-EINVAL) for a SPEC that does not
+ * parse, -ENOENT for none that matches, -ENOMEM.
+ */
+static struct rt_kprobe *rt_kp_find_probe(struct rt_kprobe *owner,
+					  const char *spec)
+{
+	struct rt_kprobe *tk, *found = ERR_PTR(-ENOENT);
+	struct rt_probe_error err;
+	struct rt_probe_def *d;
+	char *line;
+	int ret;
+
+	line = kasprintf(GFP_KERNEL, "%c:%s/%s %s",
+			 rt_kp_is_ret(owner) ? 'r' : 'p', owner->def->group,
+			 owner->def->event, spec);
+	if (!line)
+		return ERR_PTR(-ENOMEM);
+	ret = rt_probe_parse(line, &d, &err);
+	kfree(line);
+	if (ret)
+		return ERR_PTR(ret == -ENOMEM ? ret : -EINVAL);
+	list_for_each_entry(tk, &owner->probes, sibling) {
+		if (rt_kp_same_probe(tk->def, d) &&
+		    (!d->nr_args || !strcmp(tk->def->args_text, d->args_text))) {
+			found = tk;
+			break;
+		}
+	}
+	rt_probe_def_free(d);
+	return found;
 }
 
 /*
@@ -656,12 +825,12 @@ static int rt_kp_delete_all(void)
 	struct kretprobe **rps;
 	struct rt_event **evs;
 	struct kprobe **kps;
-	unsigned int nr = 0, nk = 0, nrp = 0;
+	unsigned int nr = 0, nk = 0, nrp = 0, i;
 	int ret;
 
 	lockdep_assert_held(&rt_kp_lock);
 	list_for_each_entry(tk, &rt_kprobes, list) {
-		if (rt_event_enabled(&tk->ev))
+		if (rt_event_enabled(&tk->owner->ev))
 			return -EBUSY;	/* before the fallback removes any */
 		nr++;
 	}
@@ -671,18 +840,22 @@ static int rt_kp_delete_all(void)
 	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL);
 	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL);
 	if (!evs || !kps || !rps) {
-		/* No memory for the batch: one by one, slower. */
+		/* No memory for the batch: event by event, slower. */
 		ret = 0;
-		list_for_each_entry_safe(tk, n, &rt_kprobes, list) {
-			ret = rt_kp_delete(tk);
+		while (!list_empty(&rt_kprobes)) {
+			tk = list_first_entry(&rt_kprobes, struct rt_kprobe, list);
+			ret = rt_kp_delete(tk->owner);
 			if (ret)
 				break;	/* EBUSY: enabled meanwhile */
 		}
 		goto out;
 	}
+	/* Each event once: by the first of its live probes. */
 	nr = 0;
 	list_for_each_entry(tk, &rt_kprobes, list)
-		evs[nr++] = &tk->ev;
+		if (list_first_entry(&tk->owner->probes, struct rt_kprobe,
+				     sibling) == tk)
+			evs[nr++] = &tk->owner->ev;
 	ret = rt_event_remove_many(evs, nr);
 	if (ret)
 		goto out;
@@ -701,10 +874,14 @@ static int rt_kp_delete_all(void)
 	if (nrp)
 		unregister_kretprobes(rps, nrp);
 	mutex_unlock(&rt_kp_arm_lock);
+	/* The probes, then the owners: detached ones are on no list. */
 	list_for_each_entry_safe(tk, n, &rt_kprobes, list) {
 		list_del(&tk->list);
-		rt_kp_free(tk);
+		if (tk != tk->owner)
+			rt_kp_free(tk);
 	}
+	for (i = 0; i < nr; i++)
+		rt_kp_free(container_of(evs[i], struct rt_kprobe, ev));
 out:
 	kvfree(rps);
 	kvfree(kps);
@@ -742,11 +919,23 @@ static int rt_kp_run_line(const char *line)
 		ret = rt_kp_create(d, &err);
 	} else if (!ret && d) {
 		tk = rt_kp_find(d->group, d->event);
-		rt_probe_def_free(d);
-		ret = tk ? rt_kp_delete(tk) : -ENOENT;
-		if (ret)
+		if (!tk) {
+			ret = -ENOENT;
+			err = (struct rt_probe_error){ "no such event", 0 };
+		} else if (d->spec_pos) {
+			/* "-:EVENT PROBE": that probe only */
+			tk = rt_kp_find_probe(tk->owner, line + d->spec_pos);
+			ret = IS_ERR(tk) ? PTR_ERR(tk) : rt_kp_delete_probe(tk);
 			err = (struct rt_probe_error){
-				tk ? "the event is in use" : "no such event", 0 };
+				ret == -EINVAL ? "bad probe definition" :
+				ret == -ENOENT ? "the event has no such probe" :
+				ret == -ENOMEM ? "out of memory" :
+				"the event is in use", d->spec_pos };
+		} else {
+			ret = rt_kp_delete(tk->owner);
+			err = (struct rt_probe_error){ "the event is in use", 0 };
+		}
+		rt_probe_def_free(d);
 	}
 	if (ret)
 		rt_kp_log_error(line, &err);
@@ -1004,7 +1193,10 @@ static struct rt_readme_part rt_kp_readme = {
 	.text = "  kprobe_events        p[:[GRP/]EVENT] [MOD:]SYM[+offs]|MEMADDR [FETCHARGS]\n"
 		"                       r[maxactive][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]\n"
 		"                       p[:[GRP/]EVENT] <symbol>[+<offset>]%return [FETCHARGS] (offset 0)\n"
-		"                       -:[GRP/]EVENT removes one; '>' clears all\n"
+		"                       -:[GRP/]EVENT [PROBE] removes one event, or one of its probes;\n"
+		"                       '>' clears all\n"
+		"          Create/append/remove/show probes: a definition naming an existing\n"
+		"          event appends a probe to it, of the same kind and arguments\n"
 		"          place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
 		"          place (kretprobe): [<module>:]<symbol>[+0][%return]\n"
 		"  dynamic_events       every event made by writing a definition: here\n"

@@ -602,10 +602,14 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 	}
 	if (d->cmd == '-') {
 		ret = -EINVAL;
-		if (!d->event || rt_pp_token(&s, &n)) {
-			rt_pp_fail_at(&p, ret, "'-' takes only :[GRP/]EVENT", t);
+		if (!d->event) {
+			rt_pp_fail_at(&p, ret, "'-' needs :[GRP/]EVENT", t);
 			goto fail;
 		}
+		/* "-:EVENT PROBE": one probe of the event, the caller parses it */
+		t = rt_pp_token(&s, &n);
+		if (t)
+			d->spec_pos = t - line;
 		*out = d;
 		return 0;
 	}

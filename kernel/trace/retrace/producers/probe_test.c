@@ -87,7 +87,12 @@ static void test_heads(void)
 	rt_probe_def_free(d);
 
 	d = parse("-:g/e");
-	check("probe -:GRP/EVENT", d && !strcmp(d->group, "g"));
+	check("probe -:GRP/EVENT", d && !strcmp(d->group, "g") && !d->spec_pos);
+	rt_probe_def_free(d);
+
+	d = parse("-:g/e  foo+4 a=%di");
+	check("probe -:GRP/EVENT PROBE", d && d->cmd == '-' &&
+	      !strcmp(d->event, "e") && d->spec_pos == 7);
 	rt_probe_def_free(d);
 
 	d = parse("   \t ");
@@ -253,7 +258,7 @@ static void test_errors(void)
 {
 	static const struct { const char *l; int err; } t[] = {
 		{ "x f", -EINVAL }, { "p:", -EINVAL }, { "pp f", -EINVAL },
-		{ "p", -EINVAL }, { "-", -EINVAL }, { "-:e f", -EINVAL },
+		{ "p", -EINVAL }, { "-", -EINVAL }, { "-: f", -EINVAL },
 		{ "p:1ev f", -EINVAL }, { "p:g/ f", -EINVAL },
 		{ "p:/e f", -EINVAL }, { "p:g/e/x f", -EINVAL },
 		{ "p:e f+", -EINVAL }, { "p:e f+x", -EINVAL },
