@@ -56,6 +56,8 @@ struct rt_kprobe {
 	/* owner: the event's live probes; changed under both locks */
 	struct list_head	probes;
 	bool			detached;	/* owner: its own probe is gone */
+	/* owner: as ->set_enabled() last left it, under rt_kp_arm_lock */
+	bool			armed;
 	struct kretprobe	rp;		/* rp.kp for entry probes too */
 	struct rt_probe_def	*def;
 	char			*symbol;	/* "MOD:SYM" or "SYM" for kprobes */
@@ -316,14 +318,13 @@ static int rt_kp_set_enabled(struct rt_event *ev, bool on)
 	int ret = 0, r;
 
 	mutex_lock(&rt_kp_arm_lock);
+	owner->armed = on;
 	list_for_each_entry(tk, &owner->probes, sibling) {
 		r = rt_kp_arm(tk, on);
 		if (r && on) {
-			list_for_each_entry(t, &owner->probes, sibling) {
-				if (t == tk)
-					break;
+			owner->armed = false;
+			list_for_each_entry(t, &owner->probes, sibling)
 				rt_kp_arm(t, false);
-			}
 			ret = r;
 			break;
 		}
@@ -347,7 +348,7 @@ static int rt_kp_register(struct rt_kprobe *tk)
 	} else {
 		kp->addr = (kprobe_opcode_t *)tk->def->addr;
 	}
-	kp->flags = rt_event_enabled(&tk->owner->ev) ? 0 : KPROBE_FLAG_DISABLED;
+	kp->flags = tk->owner->armed ? 0 : KPROBE_FLAG_DISABLED;
 	if (rt_kp_is_ret(tk)) {
 		tk->rp.handler = rt_kp_ret_handler;
 		tk->rp.maxactive = tk->def->maxactive;	/* 0: kprobes' default */
@@ -553,7 +554,7 @@ static const char *rt_kp_register_error(int ret)
 }
 
 /* @a and @b probe the same place the same way. */
-static bool rt_kp_same_probe(const struct rt_probe_def *a,
+static bool rt_kp_same_place(const struct rt_probe_def *a,
 			     const struct rt_probe_def *b)
 {
 	return (a->cmd == 'r') == (b->cmd == 'r') &&
@@ -562,31 +563,36 @@ static bool rt_kp_same_probe(const struct rt_probe_def *a,
 	       a->offset == b->offset && a->addr == b->addr;
 }
 
+/* ... and with the same arguments. */
+static bool rt_kp_same_probe(const struct rt_probe_def *a,
+			     const struct rt_probe_def *b)
+{
+	return rt_kp_same_place(a, b) && !strcmp(a->args_text, b->args_text);
+}
+
 /*
  * May @tk join @owner's event?  Its records must read the same: the
- * same kind of probe, the same fields (names, types, places).
+ * same kind of probe, the same fields (names, types, places); and it
+ * must not be one the event has.  Checked in upstream's order, with
+ * the caret where upstream puts it.
  */
 static int rt_kp_can_join(struct rt_kprobe *owner, struct rt_kprobe *tk,
 			  struct rt_probe_error *err)
 {
 	const struct rt_event_field *a = owner->fields, *b = tk->fields;
-	unsigned int i, n = owner->nr_meta + owner->def->nr_args;
+	unsigned int na = owner->def->nr_args, nb = tk->def->nr_args;
+	unsigned int i, n = owner->nr_meta + na;
 	struct rt_kprobe *p;
 
-	list_for_each_entry(p, &owner->probes, sibling) {
-		if (rt_kp_same_probe(p->def, tk->def)) {
-			*err = (struct rt_probe_error){ "the event has this probe", 0 };
-			return -EEXIST;
-		}
-	}
 	if (rt_kp_is_ret(owner) != rt_kp_is_ret(tk)) {
 		*err = (struct rt_probe_error){
 			"the event's probes are of the other kind", 0 };
 		return -EEXIST;
 	}
-	if (tk->nr_meta + tk->def->nr_args != n) {
+	if (na != nb) {
 		*err = (struct rt_probe_error){
-			"the arguments differ from the event's", 0 };
+			"the arguments differ from the event's",
+			nb > na ? tk->def->args[na].pos : 0 };
 		return -EEXIST;
 	}
 	for (i = 0; i < n; i++) {
@@ -600,6 +606,12 @@ static int rt_kp_can_join(struct rt_kprobe *owner, struct rt_kprobe *tk,
 				"the arguments differ from the event's",
 				i >= owner->nr_meta ?
 				tk->def->args[i - owner->nr_meta].pos : 0 };
+			return -EEXIST;
+		}
+	}
+	list_for_each_entry(p, &owner->probes, sibling) {
+		if (rt_kp_same_probe(p->def, tk->def)) {
+			*err = (struct rt_probe_error){ "the event has this probe", 0 };
 			return -EEXIST;
 		}
 	}
@@ -694,10 +706,9 @@ static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 	tk->ev.set_enabled = rt_kp_set_enabled;
 
 	/*
-	 * Registered, and on the event's list, under rt_kp_arm_lock: an
-	 * enable racing with the append either sees the probe on the list
-	 * and arms it, or has set ev->enabled first (the event layer sets
-	 * it before ->set_enabled()), so the probe is registered armed.
+	 * Registered as owner->armed says, and put on the event's list, in
+	 * one rt_kp_arm_lock section: ->set_enabled() either finds the
+	 * probe on the list or has already set owner->armed.
 	 */
 	mutex_lock(&rt_kp_arm_lock);
 	if (!d->mod || rt_kp_module_loaded(d->mod))
@@ -754,8 +765,9 @@ static int rt_kp_delete(struct rt_kprobe *owner)
 }
 
 /*
- * Remove one probe of an event; its last probe takes the event along.
- * Like the event, it cannot go while the event is enabled.
+ * Remove one probe of an event; its last probe takes the event along
+ * (not while enabled).  A probe with siblings may go while the event
+ * is enabled, as upstream's: unregistering waits for its handlers.
  */
 static int rt_kp_delete_probe(struct rt_kprobe *tk)
 {
@@ -764,8 +776,6 @@ static int rt_kp_delete_probe(struct rt_kprobe *tk)
 	lockdep_assert_held(&rt_kp_lock);
 	if (list_is_singular(&owner->probes))
 		return rt_kp_delete(owner);
-	if (rt_event_enabled(&owner->ev))
-		return -EBUSY;
 	mutex_lock(&rt_kp_arm_lock);
 	rt_kp_unregister(tk);
 	list_del(&tk->sibling);
@@ -781,8 +791,8 @@ static int rt_kp_delete_probe(struct rt_kprobe *tk)
 /*
  * The probe of @owner's event that "-:GRP/EVENT SPEC" names, SPEC
  * being @spec: its probe point, and its arguments if SPEC has any.
- * Return: the probe, or ERR_PTR(-EINVAL) for a SPEC that does not
- * parse, -ENOENT for none that matches, -ENOMEM.
+ * Return: the probe, or ERR_PTR(-ENOENT) for none that matches (a
+ * SPEC that does not parse included), -ENOMEM.
  */
 static struct rt_kprobe *rt_kp_find_probe(struct rt_kprobe *owner,
 					  const char *spec)
@@ -800,11 +810,11 @@ static struct rt_kprobe *rt_kp_find_probe(struct rt_kprobe *owner,
 		return ERR_PTR(-ENOMEM);
 	ret = rt_probe_parse(line, &d, &err);
 	kfree(line);
-	if (ret)
-		return ERR_PTR(ret == -ENOMEM ? ret : -EINVAL);
+	if (ret)	/* as upstream: what does not parse matches nothing */
+		return ERR_PTR(ret == -ENOMEM ? ret : -ENOENT);
 	list_for_each_entry(tk, &owner->probes, sibling) {
-		if (rt_kp_same_probe(tk->def, d) &&
-		    (!d->nr_args || !strcmp(tk->def->args_text, d->args_text))) {
+		if (d->nr_args ? rt_kp_same_probe(tk->def, d) :
+				 rt_kp_same_place(tk->def, d)) {
 			found = tk;
 			break;
 		}
@@ -927,7 +937,6 @@ static int rt_kp_run_line(const char *line)
 			tk = rt_kp_find_probe(tk->owner, line + d->spec_pos);
 			ret = IS_ERR(tk) ? PTR_ERR(tk) : rt_kp_delete_probe(tk);
 			err = (struct rt_probe_error){
-				ret == -EINVAL ? "bad probe definition" :
 				ret == -ENOENT ? "the event has no such probe" :
 				ret == -ENOMEM ? "out of memory" :
 				"the event is in use", d->spec_pos };
@@ -1175,6 +1184,9 @@ static int rt_kp_module_notify(struct notifier_block *nb, unsigned long val,
 			rt_kp_unregister(tk);
 			continue;
 		}
+		/* A write may have registered it since find_module() sees it. */
+		if (tk->registered)
+			continue;
 		ret = rt_kp_register(tk);
 		if (ret)
 			pr_notice("cannot probe %s for event %s: %d\n",
