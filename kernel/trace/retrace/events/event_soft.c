@@ -238,10 +238,10 @@ EXPORT_SYMBOL_GPL(rt_event_soft_release);
  */
 bool notrace rt_event_soft_switch(struct rt_event_file *file, bool on)
 {
-	if (READ_ONCE(file->enabled) == on)
-		return false;
-	WRITE_ONCE(file->enabled, on);
-	return true;
+	bool old = !on;
+
+	/* One winner when hits on several CPUs switch it at once. */
+	return try_cmpxchg(&file->enabled, &old, on);
 }
 EXPORT_SYMBOL_GPL(rt_event_soft_switch);
 

@@ -87,7 +87,9 @@ struct rt_event_sysdir {
 /*
  * events/<system>/<name>/ in one instance: whether the event records
  * into that instance's buffer, and through which filter.
- * @enabled: written under rt_event_lock, read by the record path
+ * @enabled: written under rt_event_lock, and in soft mode also by
+ *	enable_event/disable_event hits in any context, with cmpxchg
+ *	(rt_event_soft_switch()); read by the record path
  * @filter:  RCU; the record path runs with preemption disabled
  * @ev_link: on ev->files (RCU, see event.c)
  * @sys_link: on sysdir->files, under rt_event_lock

@@ -362,8 +362,18 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 	bool on = p->cmd == RT_FP_TRACEON || p->cmd == RT_FP_ENABLE_EVENT;
 
 	if (p->ev) {
-		if (rt_event_soft_enabled(p->ev) != on && rt_fprobe_take(p))
-			rt_event_soft_switch(p->ev, on);
+		/*
+		 * Only the hit that switches the event uses up a time: two
+		 * CPUs that both saw it off would otherwise take two for
+		 * one switch (ftracetest's func_event_triggers saw ":3" run
+		 * out after two).  A count that ran out between the peek and
+		 * the take (another winner, after a user's write switched
+		 * it back) costs at most one extra switch.
+		 */
+		if (rt_event_soft_enabled(p->ev) != on &&
+		    atomic_long_read(&p->count) &&
+		    rt_event_soft_switch(p->ev, on))
+			rt_fprobe_take(p);
 		return;
 	}
 
