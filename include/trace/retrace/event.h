@@ -146,6 +146,15 @@ void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc);
 void rt_event_discard(void *rec, unsigned long pc);
 
+/*
+ * The preemption count a tracepoint probe's caller ran with: in 6.12 a
+ * tracepoint disables preemption around its probes, adding one.
+ */
+static inline unsigned long rt_event_tp_pc(void)
+{
+	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
+}
+
 static inline bool rt_event_enabled(const struct rt_event *ev)
 {
 	return READ_ONCE(ev->enabled);

@@ -61,16 +61,10 @@ static struct rt_event rt_irq_entry_event, rt_irq_exit_event,
 
 /* ---- probes -------------------------------------------------------------- */
 
-/* The preemption count of the interrupted context (the tracepoint adds one). */
-static unsigned long rt_irq_pc(void)
-{
-	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
-}
-
 static void notrace rt_irq_probe_entry(void *data, int irq,
 				       struct irqaction *action)
 {
-	unsigned long pc = rt_irq_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_irq_entry_rec *r = rt_event_open(pc);
 	const char *name = action->name ? action->name : "";
 	unsigned int start = offsetof(struct rt_irq_entry_rec, name_buf);
@@ -88,7 +82,7 @@ static void notrace rt_irq_probe_entry(void *data, int irq,
 static void notrace rt_irq_probe_exit(void *data, int irq,
 				      struct irqaction *action, int ret)
 {
-	unsigned long pc = rt_irq_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_irq_exit_rec *r = rt_event_open(pc);
 
 	if (!r)
@@ -101,7 +95,7 @@ static void notrace rt_irq_probe_exit(void *data, int irq,
 /* softirq_raise, softirq_entry and softirq_exit: @data is the event. */
 static void notrace rt_irq_probe_softirq(void *data, unsigned int vec_nr)
 {
-	unsigned long pc = rt_irq_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_softirq_rec *r = rt_event_open(pc);
 
 	if (!r)

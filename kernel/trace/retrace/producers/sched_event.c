@@ -89,12 +89,6 @@ static const struct rt_event_field rt_sched_fork_fields[] = {
 	RT_SCHED_INT(rt_sched_fork_rec, child_pid),
 };
 
-/* The preemption count the scheduler ran with (the tracepoint adds one). */
-static unsigned long rt_sched_pc(void)
-{
-	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
-}
-
 /*
  * Copy @p's name into a record's array.  Padded: the scratch record
  * holds an earlier record's bytes, which must not reach the ring.
@@ -114,7 +108,7 @@ static void notrace rt_sched_probe_switch(void *data, bool preempt,
 					  struct task_struct *next,
 					  unsigned int prev_state)
 {
-	unsigned long pc = rt_sched_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_sched_switch_rec *r = rt_event_open(pc);
 	unsigned int idx;
 
@@ -136,7 +130,7 @@ static void notrace rt_sched_probe_switch(void *data, bool preempt,
 static void notrace rt_sched_task(struct rt_event *ev, struct task_struct *p,
 				  int cpu)
 {
-	unsigned long pc = rt_sched_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_sched_task_rec *r = rt_event_open(pc);
 
 	if (!r)
@@ -161,7 +155,7 @@ static void notrace rt_sched_probe_exit(void *data, struct task_struct *p)
 static void notrace rt_sched_probe_fork(void *data, struct task_struct *parent,
 					struct task_struct *child)
 {
-	unsigned long pc = rt_sched_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_sched_fork_rec *r = rt_event_open(pc);
 
 	if (!r)

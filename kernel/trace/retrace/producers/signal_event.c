@@ -64,12 +64,6 @@ static struct rt_event rt_signal_generate_event, rt_signal_deliver_event;
 
 /* ---- probes -------------------------------------------------------------- */
 
-/* The preemption count of the caller (the tracepoint adds one). */
-static unsigned long rt_signal_pc(void)
-{
-	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
-}
-
 /* errno and code as the sender gave them; the two special infos have none. */
 static void rt_signal_info(struct kernel_siginfo *info, s32 *err, s32 *code)
 {
@@ -90,7 +84,7 @@ static void notrace rt_signal_probe_generate(void *data, int sig,
 					     struct task_struct *task,
 					     int group, int result)
 {
-	unsigned long pc = rt_signal_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_signal_generate_rec *r = rt_event_open(pc);
 
 	if (!r)
@@ -109,7 +103,7 @@ static void notrace rt_signal_probe_deliver(void *data, int sig,
 					    struct kernel_siginfo *info,
 					    struct k_sigaction *ka)
 {
-	unsigned long pc = rt_signal_pc();
+	unsigned long pc = rt_event_tp_pc();
 	struct rt_signal_deliver_rec *r = rt_event_open(pc);
 
 	if (!r)

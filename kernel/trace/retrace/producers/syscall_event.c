@@ -90,15 +90,6 @@ static const struct rt_event_field rt_sys_exit_fields[] = {
 
 /* ---- probes -------------------------------------------------------------- */
 
-/*
- * The preemption count of the calling task: the tracepoint adds one (in
- * 6.12 every tracepoint runs its probes with preemption disabled).
- */
-static unsigned long rt_sys_pc(void)
-{
-	return preempt_count() - (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 1 : 0);
-}
-
 /* The events of system call @nr, or NULL: not one we know, or compat. */
 static struct rt_syscall *rt_sys_lookup(long nr)
 {
@@ -119,7 +110,7 @@ static void *rt_sys_open(long id, bool enter, struct rt_syscall **sp,
 	if (!s || !rt_event_enabled(enter ? &s->enter : &s->exit))
 		return NULL;
 	*sp = s;
-	*pc = rt_sys_pc();
+	*pc = rt_event_tp_pc();
 	return rt_event_open(*pc);
 }
 
