@@ -293,6 +293,12 @@ struct rt_instance_ops {
 	struct list_head list;
 };
 void rt_register_instance_ops(struct rt_instance_ops *ops);
+/*
+ * A unit's file in an instance's directory pins the instance from open
+ * to release (rmdir says EBUSY meanwhile): core/instance.c.
+ */
+int rt_instance_get(struct rt_instance *tr);
+void rt_instance_put(struct rt_instance *tr);
 
 /* The top-level instance, for producers not tied to a tracer. */
 extern struct rt_instance rt_top;

@@ -124,12 +124,13 @@ int rt_event_format_add(struct rt_event_format *fmt);
 
 /*
  * Soft mode (events/event_soft.c), for the enable_event and
- * disable_event commands: a top-level event whose producer stays armed
+ * disable_event commands: an instance's event whose producer stays armed
  * while commands switch it on and off from any context.
  */
 struct rt_event_file;
 struct seq_file;
-struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
+struct rt_event_file *rt_event_soft_get(struct rt_instance *tr,
+				       const char *system, const char *name,
 				       bool existing);
 void rt_event_soft_put(struct rt_event_file *file);
 void rt_event_soft_hold(struct rt_event_file *file);

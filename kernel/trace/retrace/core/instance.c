@@ -6,8 +6,9 @@
  * files; "rmdir instances/NAME" removes it again.  Tracers marked
  * rt_tracer.instances may be selected there.  Units above the core add
  * their files to every instance through struct rt_instance_ops (the
- * events layer: events/, set_event); the rest of the tracing directory
- * (kprobe_events, function filters, ...) belongs to the top level.
+ * events layer: events/, set_event; the function tracer: its filter
+ * and pid files); the rest of the tracing directory (kprobe_events,
+ * set_graph_function, ...) belongs to the top level.
  *
  * Lifetime.  An instance's files keep the instance in i_private, and
  * tracefs does not wait for file operations when it removes a file.

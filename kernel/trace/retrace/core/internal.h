@@ -61,8 +61,6 @@ extern struct list_head rt_instances;
 int rt_instance_init(struct rt_instance *tr, unsigned long bytes_per_cpu);
 void rt_instance_create_files(struct rt_instance *tr);
 void rt_create_instances_dir(void);
-int rt_instance_get(struct rt_instance *tr);
-void rt_instance_put(struct rt_instance *tr);
 
 /*
  * file_operations for a seq_file of an instance's directory: i_private

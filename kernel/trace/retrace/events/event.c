@@ -617,6 +617,8 @@ static void rt_event_instance_remove(struct rt_instance *tr)
 {
 	struct rt_event_dir *edir;
 
+	/* Commands of @tr that went just before may have left soft mode due. */
+	rt_event_soft_settle();
 	mutex_lock(&rt_event_dir_lock);
 	edir = rt_event_dir_find(tr);
 	if (edir) {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Soft mode: an event of the top level that a set_ftrace_filter command
- * (enable_event, disable_event) switches when a function is hit, or an
- * event of any instance that has triggers or is a trigger's target
+ * Soft mode: an event of an instance that a command of that instance's
+ * set_ftrace_filter (enable_event, disable_event) switches when a
+ * function is hit, or an event that has triggers or is a trigger's target
  * (event_trigger.c; those holds are taken and dropped under
  * rt_event_lock with rt_event_soft_hold_file() and
  * rt_event_soft_drop_file()).
  *
  * Switching must be possible in any context, so it cannot arm or
- * disarm the producer.  While an event's top-level file is in soft
+ * disarm the producer.  While an event's file is in soft
  * mode its producer stays armed (the file counts as a user,
  * rt_event_producer_get()), and only the file's @enabled flag, which the
  * record path reads, changes: by a command's hit, lockless, or by a
@@ -24,8 +24,10 @@
  *     context, no lock; these never enter or leave soft mode).
  * @soft_mode (under rt_event_lock) is entered by the first get and left
  * when a put finds no count left.  A release that drops the last count
- * (a module's commands going) leaves it through a work item, since its
- * caller holds the call-site lock, which ranks below rt_event_lock.
+ * (a module's commands going, or an instance's at its removal) leaves
+ * it through a work item, since its caller holds the call-site lock,
+ * which ranks below rt_event_lock; an instance's removal waits for that
+ * work (rt_event_soft_settle()) before its files go.
  *
  * Leaving soft mode, a file that was soft-disabled gives up the
  * producer; one soft-enabled stays enabled, as if "1" had been written.
@@ -71,15 +73,16 @@ struct rt_event_file *rt_event_dir_file(struct rt_event_dir *edir,
 	return NULL;
 }
 
-/* The top level's file of SYSTEM:NAME, under rt_event_lock. */
-static struct rt_event_file *rt_event_top_file(const char *system,
-					       const char *name)
+/* @tr's file of SYSTEM:NAME, under rt_event_lock. */
+static struct rt_event_file *rt_event_tr_file(struct rt_instance *tr,
+					      const char *system,
+					      const char *name)
 {
 	struct rt_event_dir *edir;
 
 	lockdep_assert_held(&rt_event_lock);
 	list_for_each_entry(edir, &rt_event_dirs, list)
-		if (edir->tr == rt_top_instance())
+		if (edir->tr == tr)
 			return rt_event_dir_file(edir, system, name);
 	return NULL;
 }
@@ -134,7 +137,8 @@ void rt_event_soft_drop_file(struct rt_event_file *file)
 }
 
 /**
- * rt_event_soft_get - find a top-level event and keep it in soft mode
+ * rt_event_soft_get - find an instance's event and keep it in soft mode
+ * @tr: the instance (the commands of its set_ftrace_filter)
  * @system: its group ("sched")
  * @name: its name ("sched_switch")
  * @existing: only if it is in soft mode already (a command removal:
@@ -149,7 +153,8 @@ void rt_event_soft_drop_file(struct rt_event_file *file)
  * own (markers: see struct rt_event), or the producer's errno if it
  * could not be armed.
  */
-struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
+struct rt_event_file *rt_event_soft_get(struct rt_instance *tr,
+				       const char *system, const char *name,
 				       bool existing)
 {
 	struct rt_event_file *file;
@@ -158,7 +163,7 @@ struct rt_event_file *rt_event_soft_get(const char *system, const char *name,
 	/* The directory lock too: no event half added or half removed. */
 	mutex_lock(&rt_event_dir_lock);
 	mutex_lock(&rt_event_lock);
-	file = rt_event_top_file(system, name);
+	file = rt_event_tr_file(tr, system, name);
 	if (!file)
 		ret = -EINVAL;
 	else if (file->ev->may_vanish)
@@ -213,6 +218,17 @@ static void rt_event_soft_sweep(struct work_struct *work)
 }
 
 static DECLARE_WORK(rt_event_soft_work, rt_event_soft_sweep);
+
+/*
+ * Leave soft mode now where a release left no count: an instance's
+ * removal runs this before it takes the instance's files off the list
+ * the sweep walks (the function tracer gave back the holds of the
+ * instance's commands just before).  Process context, no lock held.
+ */
+void rt_event_soft_settle(void)
+{
+	flush_work(&rt_event_soft_work);
+}
 
 /**
  * rt_event_soft_release - a published command naming @file is gone

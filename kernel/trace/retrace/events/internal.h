@@ -167,6 +167,7 @@ struct rt_event_file *rt_event_dir_file(struct rt_event_dir *edir,
 					const char *system, const char *name);
 int rt_event_soft_hold_file(struct rt_event_file *file);
 void rt_event_soft_drop_file(struct rt_event_file *file);
+void rt_event_soft_settle(void);
 
 /* event_trigger.c: the trigger files and their hits. */
 struct rt_trigger_set;

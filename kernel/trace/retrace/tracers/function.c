@@ -3,11 +3,13 @@
  * The function tracer: a client of the call-site patcher that records
  * (ip, parent ip) for every site it wants, chosen by set_ftrace_filter
  * and set_ftrace_notrace (function_filter.c).  Also set_ftrace_pid,
- * set_ftrace_notrace_pid and
- * the kernel.ftrace_enabled sysctl.  The traceon/traceoff commands are
- * a client of their own (function_probe.c), and so are the function
- * profiler, which follows this tracer's sets (function_profile.c), and
- * the stack tracer, which has a set of its own (stack_tracer.c).
+ * set_ftrace_notrace_pid and the kernel.ftrace_enabled sysctl.  It
+ * runs at the top level and in any number of instances at once, each
+ * with its own four files (struct rt_fn_scope); one client serves all.
+ * The set_ftrace_filter commands are a client of their own
+ * (function_probe.c), and so are the function profiler, which follows
+ * the top level's sets (function_profile.c), and the stack tracer,
+ * which has a set of its own (stack_tracer.c).
  */
 #include <linux/tracefs.h>
 #include <linux/kprobes.h>
@@ -28,9 +30,16 @@
 #include "function.h"
 
 
-/* Written under rt_callsite_lock; read locklessly by rt_fn_hit(). */
-static bool rt_fn_on;			/* a tracer selected, ftrace_enabled */
-static bool rt_fn_selected;		/* "function" is current_tracer */
+/*
+ * Written under rt_callsite_lock (rt_fn_sync()); read locklessly by
+ * rt_fn_hit().  RT_FN_ON_TOP: a tracer of the top level's uses the
+ * sites and ftrace_enabled is 1; RT_FN_ON_SCOPES: rt_fn_running holds
+ * instances' scopes.
+ */
+#define RT_FN_ON_TOP	1
+#define RT_FN_ON_SCOPES	2
+static u8 rt_fn_on;
+static bool rt_fn_selected;		/* top level's current_tracer */
 /* "function_graph" is current_tracer; rt_graph_on adds ftrace_enabled. */
 bool rt_graph_selected;
 bool rt_graph_on;
@@ -38,14 +47,39 @@ struct rt_ipset *rt_graph_set;
 unsigned int rt_graph_set_gone;
 static int rt_ftrace_enabled = 1;	/* kernel.ftrace_enabled */
 
+/* The top level's choices; the graph and latency tracers use them too. */
+struct rt_fn_scope rt_fn_top = {
+	.tr = &rt_top,
+	.filter_target = {
+		.kind = RT_FF_FILTER,
+		.slot = &rt_fn_top.filter,
+		.gone = &rt_fn_top.filter_gone,
+		.tr = &rt_top,
+	},
+	.notrace_target = {
+		.kind = RT_FF_NOTRACE,
+		.slot = &rt_fn_top.notrace_set,
+		.tr = &rt_top,
+	},
+	.list = LIST_HEAD_INIT(rt_fn_top.list),
+};
+
 /*
- * set_ftrace_filter and set_ftrace_notrace as address sets (ipset.h
- * protocol), written under rt_callsite_lock by function_filter.c.
- * rt_fn_filter_gone counts filter entries whose module unloaded: a
- * filter that named only them must not turn into "every function".
+ * The instances' scopes, made and freed with them (rt_fn_scope_ops),
+ * under rt_callsite_lock.  rt_fn_running is what hits read: the scopes
+ * whose "function" tracer runs, an array published by pointer.  It is
+ * rebuilt by rt_fn_sync() when that changes, stored with release,
+ * read with acquire and preemption disabled, and the old array (and
+ * a scope that left it) freed only after rt_wait_preempt_readers():
+ * the ipset.h protocol, for an array of scopes.
  */
-struct rt_ipset *rt_fn_filter, *rt_fn_notrace;
-unsigned int rt_fn_filter_gone;
+static LIST_HEAD(rt_fn_scopes);
+
+struct rt_fn_running {
+	unsigned int		nr;
+	struct rt_fn_scope	*sc[];
+};
+static struct rt_fn_running *rt_fn_running;
 
 static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
 
@@ -86,47 +120,88 @@ struct rt_cs_client rt_fn_client = {
 	.module_going	= rt_fn_module_going,
 };
 
-/* Filter and notrace say yes to @ip; preemption disabled or the lock. */
-bool notrace rt_fn_selects(unsigned long ip)
+/* @sc's filter and notrace say yes to @ip; preemption off or the lock. */
+bool notrace rt_fn_selects(const struct rt_fn_scope *sc, unsigned long ip)
 {
 	const struct rt_ipset *f, *n;
 
 	/* Pairs with the release in rt_ipset_publish(). */
-	f = smp_load_acquire(&rt_fn_filter);
+	f = smp_load_acquire(&sc->filter);
 	/* Pairs with the release in rt_ipset_publish(). */
-	n = smp_load_acquire(&rt_fn_notrace);
+	n = smp_load_acquire(&sc->notrace_set);
 
 	if (rt_ipset_has(n, ip))
 		return false;
-	if (!f && !READ_ONCE(rt_fn_filter_gone))
+	if (!f && !READ_ONCE(sc->filter_gone))
 		return true;
 	return rt_ipset_has(f, ip);
 }
 
-/*
- * set_ftrace_pid: the pids to trace, and set_ftrace_notrace_pid: the
- * pids never to trace, each as an address set (ipset.h protocol; a pid
- * is its own key), NULL for none.  Written under rt_pid_lock.
- */
+/* The pid files' sets (struct rt_fn_scope) are written under it. */
 #define RT_MAX_PIDS	64
-static struct rt_ipset *rt_pid_set;
-static struct rt_ipset *rt_notrace_pid_set;
 static DEFINE_MUTEX(rt_pid_lock);
 
-/* Preemption disabled. */
-bool notrace rt_fn_pid_wanted(void)
+/* @sc's pid files let the current task be traced; preemption off. */
+bool notrace rt_fn_pid_wanted(const struct rt_fn_scope *sc)
 {
 	const struct rt_ipset *set, *no;
 	int pid = current->pid;
 
 	/* Each pairs with the release in rt_ipset_publish(). */
-	set = smp_load_acquire(&rt_pid_set);
+	set = smp_load_acquire(&sc->pids);
 	if (set && !rt_ipset_has(set, pid))
 		return false;
 	/* The same pairing, for set_ftrace_notrace_pid's set. */
-	no = smp_load_acquire(&rt_notrace_pid_set);
+	no = smp_load_acquire(&sc->notrace_pids);
 	return !no || !rt_ipset_has(no, pid);
 }
+
+/* One function record into @tr; preemption disabled, the guard held. */
+static __always_inline void rt_fn_record(struct rt_instance *tr,
+					 unsigned long ip,
+					 unsigned long parent_ip,
+					 unsigned long pc)
+{
+	struct rt_function_entry *e;
+	struct rt_handle h;
+
+	e = rt_reserve_entry(tr, &h, RT_TYPE_FUNCTION, sizeof(*e), pc);
+	if (e) {
+		e->ip = ip;
+		e->parent_ip = parent_ip;
+		rt_commit(&h);
+	}
+}
+
+/*
+ * The instances whose function tracer runs: each records the function
+ * if its own sets select it (the site may be another's).
+ */
+static noinline void notrace __no_stack_protector
+rt_fn_hit_scopes(unsigned long ip, unsigned long parent_ip, unsigned long pc)
+{
+	const struct rt_fn_running *run;
+	struct rt_fn_scope *sc;
+	unsigned long bit;
+	unsigned int i;
+
+	preempt_disable_notrace();
+	bit = rt_recursion_enter(&rt_fn_inside, rt_context_level(pc));
+	if (!bit)
+		goto out;
+	/* Pairs with the release in rt_fn_publish_running(). */
+	run = smp_load_acquire(&rt_fn_running);
+	for (i = 0; run && i < run->nr; i++) {
+		sc = run->sc[i];
+		if (rt_fn_selects(sc, ip) && rt_recording(sc->tr) &&
+		    rt_fn_pid_wanted(sc))
+			rt_fn_record(sc->tr, ip, parent_ip, pc);
+	}
+	rt_recursion_exit(&rt_fn_inside, bit);
+out:
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(rt_fn_hit_scopes);
 
 /*
  * rt_fn_hit - the function tracer's client callback
@@ -143,12 +218,17 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	  unsigned long *parent_slot, struct pt_regs *regs, bool check)
 {
 	unsigned long pc = preempt_count(), bit;
-	struct rt_function_entry *e;
 	struct rt_instance *tr;
-	struct rt_handle h;
+	u8 on = READ_ONCE(rt_fn_on);
 
-	if (!READ_ONCE(rt_fn_on))
+	if (!on)
 		return;
+	if (unlikely(on & RT_FN_ON_SCOPES)) {
+		rt_fn_hit_scopes(ip, parent_ip, pc);
+		if (!(on & RT_FN_ON_TOP))
+			return;
+		check = true;	/* the site may be only an instance's */
+	}
 	if (READ_ONCE(rt_fn_gated) && !rt_fn_gate_passes())
 		return;
 	if (READ_ONCE(rt_graph_on)) {
@@ -156,20 +236,14 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 		return;
 	}
 	preempt_disable_notrace();
-	if (check && !rt_fn_selects(ip))
+	if (check && !rt_fn_selects(&rt_fn_top, ip))
 		goto out;
 	bit = rt_recursion_enter(&rt_fn_inside, rt_context_level(pc));
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_fn_tr);
-	if (rt_recording(tr) && rt_fn_pid_wanted()) {
-		e = rt_reserve_entry(tr, &h, RT_TYPE_FUNCTION, sizeof(*e), pc);
-		if (e) {
-			e->ip = ip;
-			e->parent_ip = parent_ip;
-			rt_commit(&h);
-		}
-	}
+	if (rt_recording(tr) && rt_fn_pid_wanted(&rt_fn_top))
+		rt_fn_record(tr, ip, parent_ip, pc);
 	rt_recursion_exit(&rt_fn_inside, bit);
 out:
 	preempt_enable_notrace();
@@ -178,7 +252,15 @@ NOKPROBE_SYMBOL(rt_fn_hit);
 
 static bool rt_fn_want_site(unsigned long ip, void *arg)
 {
-	return rt_fn_on && rt_fn_selects(ip);
+	const struct rt_fn_running *run = rt_fn_running;
+	unsigned int i;
+
+	if ((rt_fn_on & RT_FN_ON_TOP) && rt_fn_selects(&rt_fn_top, ip))
+		return true;
+	for (i = 0; run && i < run->nr; i++)
+		if (rt_fn_selects(run->sc[i], ip))
+			return true;
+	return false;
 }
 
 /* A module's sites: wanted at once when no filter restricts them. */
@@ -193,10 +275,19 @@ static bool rt_fn_in_module(unsigned long ip, void *mod)
 	return within_module(ip, mod);
 }
 
+static void rt_fn_scope_drop(struct rt_fn_scope *sc, struct module *mod)
+{
+	rt_fn_set_drop(&sc->filter, rt_fn_in_module, mod, &sc->filter_gone);
+	rt_fn_set_drop(&sc->notrace_set, rt_fn_in_module, mod, NULL);
+}
+
 static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 {
-	rt_fn_set_drop(&rt_fn_filter, rt_fn_in_module, mod, &rt_fn_filter_gone);
-	rt_fn_set_drop(&rt_fn_notrace, rt_fn_in_module, mod, NULL);
+	struct rt_fn_scope *sc;
+
+	rt_fn_scope_drop(&rt_fn_top, mod);
+	list_for_each_entry(sc, &rt_fn_scopes, list)
+		rt_fn_scope_drop(sc, mod);
 	rt_fn_set_drop(&rt_stack_filter, rt_fn_in_module, mod,
 		       &rt_stack_filter_gone);
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
@@ -204,48 +295,170 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 #endif
 }
 
+/*
+ * Rebuild rt_fn_running from the scopes whose tracer runs, if that
+ * changed; 0 or -ENOMEM (the old array then stays).
+ */
+static int rt_fn_publish_running(void)
+{
+	struct rt_fn_running *old = rt_fn_running, *next = NULL;
+	struct rt_fn_scope *sc;
+	unsigned int nr = 0;
+	bool same = true;
+	gfp_t gfp = GFP_KERNEL;
+
+	list_for_each_entry(sc, &rt_fn_scopes, list) {
+		if (!sc->selected || !rt_ftrace_enabled)
+			continue;
+		same &= old && nr < old->nr && old->sc[nr] == sc;
+		nr++;
+	}
+	if (same && (old ? old->nr : 0) == nr)
+		return 0;
+	/* A scope leaving must leave the array: a few pointers, no failing. */
+	if (old && nr < old->nr)
+		gfp |= __GFP_NOFAIL;
+	if (nr) {
+		next = kmalloc(struct_size(next, sc, nr), gfp);
+		if (!next)
+			return -ENOMEM;
+		next->nr = 0;
+		list_for_each_entry(sc, &rt_fn_scopes, list)
+			if (sc->selected && rt_ftrace_enabled)
+				next->sc[next->nr++] = sc;
+	}
+	if (next)
+		WRITE_ONCE(rt_fn_on, rt_fn_on | RT_FN_ON_SCOPES);
+	/* Pairs with the acquire in rt_fn_hit_scopes(). */
+	smp_store_release(&rt_fn_running, next);
+	rt_wait_preempt_readers();
+	kfree(old);
+	return 0;
+}
+
 /**
  * rt_fn_sync - re-derive the sites the tracer wants and patch
  *
- * Call with rt_callsite_lock held after the tracer, ftrace_enabled,
- * the filter or notrace changed.
+ * Call with rt_callsite_lock held after a tracer, ftrace_enabled, a
+ * filter or notrace changed, or an instance's scope came or left.
  *
- * Return: 0 or the patcher's error.
+ * Return: 0, -ENOMEM or the patcher's error.
  */
 int rt_fn_sync(void)
 {
+	int ret, ret2;
+	u8 on;
+
 	lockdep_assert_held(&rt_callsite_lock);
+	/* May wait for readers: before the flags, which then agree. */
+	ret = rt_fn_publish_running();
 	WRITE_ONCE(rt_graph_on, rt_graph_selected && rt_ftrace_enabled);
-	WRITE_ONCE(rt_fn_on, (rt_fn_selected || rt_graph_selected) &&
-		   rt_ftrace_enabled);
+	on = ((rt_fn_selected || rt_graph_selected) && rt_ftrace_enabled ?
+	      RT_FN_ON_TOP : 0) | (rt_fn_running ? RT_FN_ON_SCOPES : 0);
+	/*
+	 * RT_FN_ON_SCOPES also makes the top level check its filter: keep
+	 * it until the sites only instances wanted are NOPs again, or a
+	 * lone client's call (check false) would record them at the top.
+	 */
+	WRITE_ONCE(rt_fn_on, on | (rt_fn_on & RT_FN_ON_SCOPES));
 	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
 	/* The profiler follows the same filter and ftrace_enabled. */
 	rt_prof_sync(rt_ftrace_enabled);
 	rt_stack_sync(rt_ftrace_enabled);
-	return rt_callsite_update();
+	ret2 = rt_callsite_update();
+	WRITE_ONCE(rt_fn_on, on);
+	return ret2 ?: ret;
+}
+
+/* Under rt_callsite_lock: @tr's scope, NULL if it has none (any more). */
+static struct rt_fn_scope *rt_fn_scope_find(struct rt_instance *tr)
+{
+	struct rt_fn_scope *sc;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	if (tr == rt_top_instance())
+		return &rt_fn_top;
+	list_for_each_entry(sc, &rt_fn_scopes, list)
+		if (sc->tr == tr)
+			return sc;
+	return NULL;
+}
+
+/**
+ * rt_fn_scope_get - the scope of the instance a file belongs to, at open
+ * @tr: the file's instance, as i_private holds it (maybe stale)
+ *
+ * Return: the scope, pinned with its instance until rt_fn_scope_put();
+ * NULL when the instance or its scope is gone.
+ */
+struct rt_fn_scope *rt_fn_scope_get(struct rt_instance *tr)
+{
+	struct rt_fn_scope *sc;
+
+	if (rt_instance_get(tr))
+		return NULL;
+	mutex_lock(&rt_callsite_lock);
+	sc = rt_fn_scope_find(tr);
+	mutex_unlock(&rt_callsite_lock);
+	if (!sc)
+		rt_instance_put(tr);
+	return sc;
+}
+
+/**
+ * rt_fn_scope_put - undo rt_fn_scope_get(), at release
+ * @sc: the scope, or NULL (nothing to do)
+ */
+void rt_fn_scope_put(struct rt_fn_scope *sc)
+{
+	if (sc)
+		rt_instance_put(sc->tr);
+}
+
+/* Where "function" being @tr's tracer is kept. */
+static bool *rt_fn_selected_flag(struct rt_instance *tr)
+{
+	struct rt_fn_scope *sc;
+
+	if (tr == rt_top_instance())
+		return &rt_fn_selected;
+	sc = rt_fn_scope_find(tr);
+	return sc ? &sc->selected : NULL;
 }
 
 static int rt_fn_init(struct rt_instance *tr)
 {
-	int ret;
+	bool *selected;
+	int ret = -ENODEV;
 
 	mutex_lock(&rt_callsite_lock);
-	WRITE_ONCE(rt_fn_tr, tr);
-	rt_fn_selected = true;
+	selected = rt_fn_selected_flag(tr);
+	if (!selected)
+		goto out;
+	if (tr == rt_top_instance())
+		WRITE_ONCE(rt_fn_tr, tr);
+	*selected = true;
 	ret = rt_fn_sync();
 	if (ret) {
-		rt_fn_selected = false;
+		*selected = false;
 		rt_fn_sync();
 	}
+out:
 	mutex_unlock(&rt_callsite_lock);
 	return ret;
 }
 
+/* An instance's scope may be gone already (rt_fn_scope_remove()). */
 static void rt_fn_reset(struct rt_instance *tr)
 {
+	bool *selected;
+
 	mutex_lock(&rt_callsite_lock);
-	rt_fn_selected = false;
-	rt_fn_sync();
+	selected = rt_fn_selected_flag(tr);
+	if (selected) {
+		*selected = false;
+		rt_fn_sync();
+	}
 	mutex_unlock(&rt_callsite_lock);
 }
 
@@ -297,6 +510,7 @@ static struct rt_tracer rt_function_tracer = {
 	.name = "function",
 	.init = rt_fn_init,
 	.reset = rt_fn_reset,
+	.instances = true,
 };
 
 static void rt_fn_print(struct rt_print_ctx *ctx)
@@ -374,7 +588,8 @@ static struct ctl_table rt_fn_sysctls[] = {
 
 /* One open of set_ftrace_pid or set_ftrace_notrace_pid. */
 struct rt_pid_open_state {
-	struct rt_ipset	**set;	/* &rt_pid_set or &rt_notrace_pid_set */
+	struct rt_fn_scope *sc;	/* pinned while open */
+	struct rt_ipset	**set;	/* its pids or notrace_pids */
 	bool		trunc;	/* O_TRUNC not yet applied by a write */
 	struct rt_carry	carry;	/* a pid cut by a write boundary */
 };
@@ -395,23 +610,46 @@ static int rt_pid_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* O_TRUNC is only visible in open(): the first write replaces the set. */
-static int rt_pid_open(struct inode *inode, struct file *file)
+/*
+ * i_private is the instance.  O_TRUNC is only visible in open(): the
+ * first write replaces the set.
+ */
+static int rt_pid_open_set(struct inode *inode, struct file *file,
+			   bool no_trace)
 {
 	struct rt_pid_open_state *st;
+	struct rt_fn_scope *sc;
 	int ret = rt_file_lockdown();
 
 	if (ret)
 		return ret;
+	sc = rt_fn_scope_get(inode->i_private);
+	if (!sc)
+		return -ENODEV;
+	ret = -ENOMEM;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
-		return -ENOMEM;
-	st->set = inode->i_private;
+		goto put;
+	st->sc = sc;
+	st->set = no_trace ? &sc->notrace_pids : &sc->pids;
 	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	ret = single_open(file, rt_pid_show, st);
-	if (ret)
-		kfree(st);
+	if (!ret)
+		return 0;
+	kfree(st);
+put:
+	rt_fn_scope_put(sc);
 	return ret;
+}
+
+static int rt_pid_open(struct inode *inode, struct file *file)
+{
+	return rt_pid_open_set(inode, file, false);
+}
+
+static int rt_notrace_pid_open(struct inode *inode, struct file *file)
+{
+	return rt_pid_open_set(inode, file, true);
 }
 
 /*
@@ -524,6 +762,7 @@ static int rt_pid_release(struct inode *inode, struct file *file)
 	if (tail)
 		rt_pid_apply(st, tail);
 	kfree(tail);
+	rt_fn_scope_put(st->sc);
 	kfree(st);
 	return single_release(inode, file);
 }
@@ -534,6 +773,87 @@ static const struct file_operations rt_pid_fops = {
 	.write = rt_pid_write,
 	.llseek = seq_lseek,
 	.release = rt_pid_release,
+};
+
+static const struct file_operations rt_notrace_pid_fops = {
+	.open = rt_notrace_pid_open,
+	.read = seq_read,
+	.write = rt_pid_write,
+	.llseek = seq_lseek,
+	.release = rt_pid_release,
+};
+
+/* The four files of a scope, in its instance's directory. */
+static void rt_fn_create_scope_files(struct dentry *dir,
+				     struct rt_instance *tr)
+{
+	rt_create_filter_files(dir, tr);
+	tracefs_create_file("set_ftrace_pid", 0644, dir, tr, &rt_pid_fops);
+	tracefs_create_file("set_ftrace_notrace_pid", 0644, dir, tr,
+			    &rt_notrace_pid_fops);
+}
+
+/* A new instance gets a scope and its files. */
+static int rt_fn_scope_add(struct rt_instance *tr)
+{
+	struct rt_fn_scope *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+
+	if (!sc)
+		return -ENOMEM;
+	sc->tr = tr;
+	sc->filter_target = (struct rt_ff_target){
+		.kind = RT_FF_FILTER,
+		.slot = &sc->filter,
+		.gone = &sc->filter_gone,
+		.tr = tr,
+	};
+	sc->notrace_target = (struct rt_ff_target){
+		.kind = RT_FF_NOTRACE,
+		.slot = &sc->notrace_set,
+		.tr = tr,
+	};
+	mutex_lock(&rt_callsite_lock);
+	list_add_tail(&sc->list, &rt_fn_scopes);
+	mutex_unlock(&rt_callsite_lock);
+	rt_fn_create_scope_files(tr->dir, tr);
+	return 0;
+}
+
+/*
+ * The instance goes (no file of it is open): its tracer stops here,
+ * before the core resets it, and once no hit can see the scope any
+ * more (rt_fn_sync() waited, if it was running) it is freed.
+ */
+static void rt_fn_scope_remove(struct rt_instance *tr)
+{
+	struct rt_fn_scope *sc;
+
+	mutex_lock(&rt_callsite_lock);
+	sc = rt_fn_scope_find(tr);
+	if (!sc || sc == &rt_fn_top) {
+		mutex_unlock(&rt_callsite_lock);
+		return;
+	}
+	list_del(&sc->list);
+	sc->selected = false;
+	/* Takes @sc out of rt_fn_running (that cannot fail) and waits. */
+	rt_fn_sync();
+	rt_ff_pending_forget(&sc->filter_target);
+	rt_ff_pending_forget(&sc->notrace_target);
+	/* Its commands, before its events' files go (the events layer). */
+	rt_fprobe_forget(tr);
+	rt_callsite_update();
+	mutex_unlock(&rt_callsite_lock);
+	kvfree(sc->filter);
+	kvfree(sc->notrace_set);
+	kvfree(sc->pids);
+	kvfree(sc->notrace_pids);
+	kfree(sc);
+}
+
+static struct rt_instance_ops rt_fn_scope_ops = {
+	.add = rt_fn_scope_add,
+	.remove = rt_fn_scope_remove,
 };
 
 static struct rt_readme_part rt_fn_readme = {
@@ -575,11 +895,7 @@ static int __init rt_function_init(void)
 			    &rt_callsite_list_fops);
 	tracefs_create_file("callsite_stats", 0444, dir, NULL,
 			    &rt_callsite_stats_fops);
-	rt_create_filter_files(dir);
-	tracefs_create_file("set_ftrace_pid", 0644, dir, &rt_pid_set,
-			    &rt_pid_fops);
-	tracefs_create_file("set_ftrace_notrace_pid", 0644, dir,
-			    &rt_notrace_pid_set, &rt_pid_fops);
+	rt_fn_create_scope_files(dir, rt_top_instance());
 	rt_prof_create_files(dir);
 	rt_stack_create_files(dir);
 	register_sysctl("kernel", rt_fn_sysctls);
@@ -589,6 +905,7 @@ static int __init rt_function_init(void)
 			pr_warn("no events/ftrace/function\n");
 	}
 	rt_register_tracer(&rt_function_tracer);
+	rt_register_instance_ops(&rt_fn_scope_ops);
 	rt_readme_add(&rt_fn_readme);
 	return 0;
 }

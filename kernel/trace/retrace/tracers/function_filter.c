@@ -48,7 +48,8 @@ struct rt_ff_token {
 
 
 struct rt_ff_state {
-	unsigned long	flag;		/* RT_FF_FILTER or RT_FF_NOTRACE */
+	const struct rt_ff_target *target;	/* the file's set */
+	struct rt_fn_scope *scope;	/* its scope, pinned while open */
 	bool		trunc;		/* O_TRUNC open not yet applied */
 	bool		failed;		/* a write of this open failed */
 	struct rt_carry	carry;		/* a pattern cut by a write boundary */
@@ -62,6 +63,7 @@ struct rt_ff_walk {
 	bool			trunc;
 	unsigned long		*bits;
 	struct rt_fprobe_set	*probes;	/* NULL: no command tokens */
+	struct rt_instance	*tr;		/* whose commands */
 	int			err;
 };
 
@@ -132,35 +134,25 @@ static int rt_ff_parse(char *buf, struct rt_ff_token *tok, unsigned int max,
 	return n;
 }
 
-struct rt_ipset **rt_ff_slot(unsigned long flag)
-{
-	if (flag == RT_FF_GRAPH)
-		return &rt_graph_set;
-	if (flag == RT_FF_STACK)
-		return &rt_stack_filter;
-	return flag == RT_FF_FILTER ? &rt_fn_filter : &rt_fn_notrace;
-}
-
-/*
- * The count of the set's entries that left with their module, or still
- * wait for it (function.c); NULL for notrace, which has none.
- */
-static unsigned int *rt_ff_gone_slot(unsigned long flag)
-{
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-	if (flag == RT_FF_GRAPH)
-		return &rt_graph_set_gone;
+static struct rt_ff_target rt_ff_graph_target = {
+	.kind = RT_FF_GRAPH,
+	.slot = &rt_graph_set,
+	.gone = &rt_graph_set_gone,
+	.tr = &rt_top,
+};
 #endif
-	if (flag == RT_FF_STACK)
-		return &rt_stack_filter_gone;
-	return flag == RT_FF_FILTER ? &rt_fn_filter_gone : NULL;
-}
 
-static unsigned int rt_ff_gone(unsigned long flag)
+static struct rt_ff_target rt_ff_stack_target = {
+	.kind = RT_FF_STACK,
+	.slot = &rt_stack_filter,
+	.gone = &rt_stack_filter_gone,
+	.tr = &rt_top,
+};
+
+static unsigned int rt_ff_gone(const struct rt_ff_target *target)
 {
-	unsigned int *gone = rt_ff_gone_slot(flag);
-
-	return gone ? *gone : 0;
+	return target->gone ? *target->gone : 0;
 }
 
 /*
@@ -203,9 +195,9 @@ static void rt_ff_match(unsigned long ip, unsigned int idx,
 		else if (w->err)
 			continue;	/* out of memory: the write fails */
 		else if (k->neg)
-			rt_fprobe_del(w->probes, ip, k->cmd, k->ev);
+			rt_fprobe_del(w->probes, ip, k->cmd, w->tr, k->ev);
 		else if (rt_fprobe_add(&w->probes, ip, k->cmd, k->count,
-				       k->ev))
+				       w->tr, k->ev))
 			w->err = -ENOMEM;
 	}
 	__assign_bit(idx, w->bits, on);
@@ -234,9 +226,9 @@ static int rt_ff_wait(struct rt_ff_state *st, struct rt_ff_token *k,
 	if (!k->mod || k->mod_sites || k->cmd >= 0)
 		return -EINVAL;
 	if (k->neg)
-		return rt_ff_pending_remove(st->flag, k->glob, k->mod, true) ?
+		return rt_ff_pending_remove(st->target, k->glob, k->mod, true) ?
 		       0 : -EINVAL;
-	p = rt_ff_pending_new(st->flag, k->glob, k->mod);
+	p = rt_ff_pending_new(st->target, k->glob, k->mod);
 	if (!p)
 		return -ENOMEM;
 	list_add_tail(&p->list, added);
@@ -246,7 +238,10 @@ static int rt_ff_wait(struct rt_ff_state *st, struct rt_ff_token *k,
 /* Apply the patterns in @buf (may be empty) to @st's set. */
 static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 {
-	struct rt_ff_walk w = { .slot = rt_ff_slot(st->flag) };
+	struct rt_ff_walk w = {
+		.slot = st->target->slot,
+		.tr = st->target->tr,
+	};
 	struct rt_ff_pending *pend, *tmp;
 	unsigned int max = 1, t, n, waiting;
 	LIST_HEAD(added);
@@ -258,7 +253,7 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 	w.tok = kcalloc(max, sizeof(*w.tok), GFP_KERNEL);
 	if (!w.tok)
 		return -ENOMEM;
-	ret = rt_ff_parse(buf, w.tok, max, st->flag == RT_FF_FILTER);
+	ret = rt_ff_parse(buf, w.tok, max, st->target->kind == RT_FF_FILTER);
 	if (ret < 0)
 		goto out;
 	w.ntok = ret;
@@ -277,8 +272,8 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 
 		if (!w.tok[t].event)
 			continue;
-		ev = rt_event_soft_get(w.tok[t].sys, w.tok[t].event,
-				       w.tok[t].neg);
+		ev = rt_event_soft_get(st->target->tr, w.tok[t].sys,
+				       w.tok[t].event, w.tok[t].neg);
 		if (IS_ERR(ev)) {
 			ret = PTR_ERR(ev);
 			goto put;
@@ -325,11 +320,11 @@ static int rt_ff_apply(struct rt_ff_state *st, char *buf)
 		}
 		for (t = 0; t < w.ntok; t++)
 			if (!w.tok[t].hits && w.tok[t].neg)
-				rt_ff_pending_remove(st->flag, w.tok[t].glob,
+				rt_ff_pending_remove(st->target, w.tok[t].glob,
 						     w.tok[t].mod, false);
 		/* Patterns still waiting for their module select nothing yet. */
-		waiting = rt_ff_pending_commit(st->flag, w.trunc, &added);
-		rt_ff_publish(w.slot, w.next, rt_ff_gone_slot(st->flag), waiting);
+		waiting = rt_ff_pending_commit(st->target, w.trunc, &added);
+		rt_ff_publish(w.slot, w.next, st->target->gone, waiting);
 		st->trunc = false;
 		ret = rt_fn_sync();
 	} else if (w.probes) {
@@ -354,7 +349,7 @@ out:
 
 /**
  * rt_fn_set_drop - remove the addresses @gone picks from a set
- * @slot: rt_fn_filter, rt_fn_notrace, rt_graph_set or rt_stack_filter
+ * @slot: a scope's filter or notrace, rt_graph_set or rt_stack_filter
  * @gone: predicate
  * @arg: passed to @gone
  * @count: the set's gone count, raised by the number removed (before
@@ -394,13 +389,14 @@ static void rt_ff_show_one(unsigned long ip, unsigned int idx,
 	struct seq_file *m = arg;
 	struct rt_ff_state *st = m->private;
 
-	if (rt_ipset_has(*rt_ff_slot(st->flag), ip))
+	if (rt_ipset_has(*st->target->slot, ip))
 		seq_printf(m, "%ps\n", (void *)ip);
 }
 
 static int rt_ff_show(struct seq_file *m, void *v)
 {
-	unsigned long flag = ((struct rt_ff_state *)m->private)->flag;
+	const struct rt_ff_target *target =
+		((struct rt_ff_state *)m->private)->target;
 	struct rt_ipset *set;
 
 	mutex_lock(&rt_callsite_lock);
@@ -410,37 +406,72 @@ static int rt_ff_show(struct seq_file *m, void *v)
 	 * filter whose functions all left with their module selects
 	 * nothing, not everything, and lists nothing.
 	 */
-	set = *rt_ff_slot(flag);
-	if (flag == RT_FF_NOTRACE) {
-		if ((!set || !set->nr) && !rt_ff_pending_count(flag))
+	set = *target->slot;
+	if (target->kind == RT_FF_NOTRACE) {
+		if ((!set || !set->nr) && !rt_ff_pending_count(target))
 			seq_puts(m, "#### no functions disabled ####\n");
-	} else if ((!set || !set->nr) && !rt_ff_gone(flag)) {
+	} else if ((!set || !set->nr) && !rt_ff_gone(target)) {
 		seq_puts(m, "#### all functions enabled ####\n");
 	}
 	rt_callsite_for_each(rt_ff_show_one, m, false);
-	rt_ff_pending_show(m, flag);
-	if (flag == RT_FF_FILTER)
-		rt_fprobe_show(m);
+	rt_ff_pending_show(m, target);
+	if (target->kind == RT_FF_FILTER)
+		rt_fprobe_show(m, target->tr);
 	mutex_unlock(&rt_callsite_lock);
 	return 0;
 }
 
-static int rt_ff_open(struct inode *inode, struct file *file)
+/*
+ * @target, or (@kind RT_FF_FILTER, RT_FF_NOTRACE) the set of that kind
+ * of the scope of the instance in i_private, which stays pinned while
+ * the file is open.
+ */
+static int rt_ff_open_target(struct inode *inode, struct file *file,
+			     const struct rt_ff_target *target, u8 kind)
 {
+	struct rt_fn_scope *sc = NULL;
 	struct rt_ff_state *st;
 	int ret = rt_file_lockdown();
 
 	if (ret)
 		return ret;
+	if (!target) {
+		sc = rt_fn_scope_get(inode->i_private);
+		if (!sc)
+			return -ENODEV;
+		target = kind == RT_FF_FILTER ? &sc->filter_target :
+						&sc->notrace_target;
+	}
+	ret = -ENOMEM;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
-		return -ENOMEM;
-	st->flag = (unsigned long)inode->i_private;
+		goto put;
+	st->target = target;
+	st->scope = sc;
 	st->trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	ret = single_open(file, rt_ff_show, st);
-	if (ret)
-		kfree(st);
+	if (!ret)
+		return 0;
+	kfree(st);
+put:
+	rt_fn_scope_put(sc);
 	return ret;
+}
+
+static int rt_ff_filter_open(struct inode *inode, struct file *file)
+{
+	return rt_ff_open_target(inode, file, NULL, RT_FF_FILTER);
+}
+
+static int rt_ff_notrace_open(struct inode *inode, struct file *file)
+{
+	return rt_ff_open_target(inode, file, NULL, RT_FF_NOTRACE);
+}
+
+/* set_graph_function and stack_trace_filter: i_private is the target. */
+static int rt_ff_open(struct inode *inode, struct file *file)
+{
+	return rt_ff_open_target(inode, file, inode->i_private, 0);
 }
 
 /*
@@ -493,27 +524,42 @@ static int rt_ff_release(struct inode *inode, struct file *file)
 	else if (st->trunc && !st->failed)
 		rt_ff_apply(st, empty);
 	kfree(tail);
+	rt_fn_scope_put(st->scope);
 	kfree(st);
 	return single_release(inode, file);
 }
 
-static const struct file_operations rt_ff_fops = {
-	.open = rt_ff_open,
-	.read = seq_read,
-	.write = rt_ff_write,
-	.llseek = seq_lseek,
-	.release = rt_ff_release,
-};
+#define RT_FF_FOPS(open_fn) {			\
+	.open = open_fn,			\
+	.read = seq_read,			\
+	.write = rt_ff_write,			\
+	.llseek = seq_lseek,			\
+	.release = rt_ff_release,		\
+}
 
-void __init rt_create_filter_files(struct dentry *dir)
+static const struct file_operations rt_ff_fops = RT_FF_FOPS(rt_ff_open);
+static const struct file_operations rt_ff_filter_fops =
+	RT_FF_FOPS(rt_ff_filter_open);
+static const struct file_operations rt_ff_notrace_fops =
+	RT_FF_FOPS(rt_ff_notrace_open);
+
+/**
+ * rt_create_filter_files - set_ftrace_filter and set_ftrace_notrace
+ * @dir: the instance's directory
+ * @tr: the instance (its scope must exist while the files do)
+ *
+ * The top level also gets set_graph_function.
+ */
+void rt_create_filter_files(struct dentry *dir, struct rt_instance *tr)
 {
-	tracefs_create_file("set_ftrace_filter", 0644, dir,
-			    (void *)RT_FF_FILTER, &rt_ff_fops);
-	tracefs_create_file("set_ftrace_notrace", 0644, dir,
-			    (void *)RT_FF_NOTRACE, &rt_ff_fops);
+	tracefs_create_file("set_ftrace_filter", 0644, dir, tr,
+			    &rt_ff_filter_fops);
+	tracefs_create_file("set_ftrace_notrace", 0644, dir, tr,
+			    &rt_ff_notrace_fops);
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-	tracefs_create_file("set_graph_function", 0644, dir,
-			    (void *)RT_FF_GRAPH, &rt_ff_fops);
+	if (tr == rt_top_instance())
+		tracefs_create_file("set_graph_function", 0644, dir,
+				    &rt_ff_graph_target, &rt_ff_fops);
 #endif
 }
 
@@ -521,5 +567,5 @@ void __init rt_create_filter_files(struct dentry *dir)
 void __init rt_create_stack_filter_file(struct dentry *dir)
 {
 	tracefs_create_file("stack_trace_filter", 0644, dir,
-			    (void *)RT_FF_STACK, &rt_ff_fops);
+			    &rt_ff_stack_target, &rt_ff_fops);
 }

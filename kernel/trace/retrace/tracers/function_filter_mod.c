@@ -14,7 +14,7 @@
  *
  * A filter (or set_graph_function) that holds only waiting patterns
  * selects nothing until they apply, as a filter whose module left does
- * (function.c: rt_fn_filter_gone, rt_graph_set_gone).
+ * (struct rt_ff_target: gone).
  */
 #include <linux/list.h>
 #include <linux/module.h>
@@ -31,20 +31,20 @@ static LIST_HEAD(rt_ff_pending_list);
 
 /**
  * rt_ff_pending_new - a waiting pattern, not yet in the list
- * @flag: the file
+ * @target: the file
  * @glob: the function glob
  * @mod: the module
  *
  * Return: the entry for rt_ff_pending_commit(), or NULL without memory.
  */
-struct rt_ff_pending *rt_ff_pending_new(unsigned long flag, const char *glob,
-					const char *mod)
+struct rt_ff_pending *rt_ff_pending_new(const struct rt_ff_target *target,
+					const char *glob, const char *mod)
 {
 	struct rt_ff_pending *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (!p)
 		return NULL;
-	p->flag = flag;
+	p->target = target;
 	p->glob = kstrdup(glob, GFP_KERNEL);
 	p->mod = kstrdup(mod, GFP_KERNEL);
 	if (!p->glob || !p->mod) {
@@ -74,22 +74,22 @@ static void rt_ff_pending_drop(struct rt_ff_pending *p)
 
 /**
  * rt_ff_pending_remove - "!glob:mod:M" for a module that is not there
- * @flag: the file
+ * @target: the file
  * @glob: the glob, as written
  * @mod: the module
  * @dry: only count, remove nothing
  *
  * Return: how many waiting patterns it names.
  */
-unsigned int rt_ff_pending_remove(unsigned long flag, const char *glob,
-				  const char *mod, bool dry)
+unsigned int rt_ff_pending_remove(const struct rt_ff_target *target,
+				  const char *glob, const char *mod, bool dry)
 {
 	struct rt_ff_pending *p, *tmp;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list) {
-		if (p->flag != flag || strcmp(p->mod, mod) ||
+		if (p->target != target || strcmp(p->mod, mod) ||
 		    strcmp(p->glob, glob))
 			continue;
 		n++;
@@ -101,61 +101,62 @@ unsigned int rt_ff_pending_remove(unsigned long flag, const char *glob,
 
 /**
  * rt_ff_pending_commit - apply a write's changes to the waiting list
- * @flag: the file
+ * @target: the file
  * @trunc: the write replaced the set ('>'): drop the file's old ones
  * @added: new entries (rt_ff_pending_new()), moved to the list
  *
- * Return: the number of patterns now waiting for @flag.
+ * Return: the number of patterns now waiting for @target.
  */
-unsigned int rt_ff_pending_commit(unsigned long flag, bool trunc,
-				  struct list_head *added)
+unsigned int rt_ff_pending_commit(const struct rt_ff_target *target,
+				  bool trunc, struct list_head *added)
 {
 	struct rt_ff_pending *p, *tmp;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list)
-		if (trunc && p->flag == flag)
+		if (trunc && p->target == target)
 			rt_ff_pending_drop(p);
 	list_splice_tail_init(added, &rt_ff_pending_list);
-	return rt_ff_pending_count(flag);
+	return rt_ff_pending_count(target);
 }
 
 /**
  * rt_ff_pending_count - how many patterns wait in one file
- * @flag: which file
+ * @target: which file
  *
  * Return: the count.
  */
-unsigned int rt_ff_pending_count(unsigned long flag)
+unsigned int rt_ff_pending_count(const struct rt_ff_target *target)
 {
 	struct rt_ff_pending *p;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	list_for_each_entry(p, &rt_ff_pending_list, list)
-		n += p->flag == flag;
+		n += p->target == target;
 	return n;
 }
 
 /**
- * rt_ff_pending_show - list @flag's waiting patterns as they were written
+ * rt_ff_pending_show - list @target's waiting patterns as written
  * @m: the file
- * @flag: which file
+ * @target: which file
  */
-void rt_ff_pending_show(struct seq_file *m, unsigned long flag)
+void rt_ff_pending_show(struct seq_file *m,
+			const struct rt_ff_target *target)
 {
 	struct rt_ff_pending *p;
 
 	lockdep_assert_held(&rt_callsite_lock);
 	list_for_each_entry(p, &rt_ff_pending_list, list)
-		if (p->flag == flag)
+		if (p->target == target)
 			seq_printf(m, "%s:mod:%s\n", p->glob, p->mod);
 }
 
 /* Collecting the arriving module's sites that one file's patterns name. */
 struct rt_ff_arrival {
 	struct module	*mod;
-	unsigned long	flag;
+	const struct rt_ff_target *target;
 	unsigned long	*ips;
 	unsigned int	nr, max;
 };
@@ -170,7 +171,7 @@ static void rt_ff_arrival_match(unsigned long ip, unsigned int idx,
 	if (!modname || strcmp(modname, a->mod->name) || a->nr == a->max)
 		return;
 	list_for_each_entry(p, &rt_ff_pending_list, list) {
-		if (p->flag == a->flag && !strcmp(p->mod, modname) &&
+		if (p->target == a->target && !strcmp(p->mod, modname) &&
 		    rt_glob_match(p->glob, name)) {
 			a->ips[a->nr++] = ip;
 			return;
@@ -181,7 +182,7 @@ static void rt_ff_arrival_match(unsigned long ip, unsigned int idx,
 /* Add @a's sites to its file's set; false without memory. */
 static bool rt_ff_arrival_publish(struct rt_ff_arrival *a)
 {
-	struct rt_ipset **slot = rt_ff_slot(a->flag), *old = *slot, *next;
+	struct rt_ipset **slot = a->target->slot, *old = *slot, *next;
 	unsigned int i, n = old ? old->nr : 0;
 
 	if (!a->nr)
@@ -210,17 +211,15 @@ static bool rt_ff_arrival_publish(struct rt_ff_arrival *a)
  */
 void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod)
 {
-	static const unsigned long flags[] = {
-		RT_FF_FILTER, RT_FF_NOTRACE, RT_FF_GRAPH, RT_FF_STACK
-	};
 	struct rt_ff_arrival a = { .mod = mod };
 	struct rt_ff_pending *p, *tmp;
-	bool any = false;
-	unsigned int i;
+	bool any = false, ok;
 
 	lockdep_assert_held(&rt_callsite_lock);
-	list_for_each_entry(p, &rt_ff_pending_list, list)
-		any |= !strcmp(p->mod, mod->name);
+	list_for_each_entry(p, &rt_ff_pending_list, list) {
+		p->arriving = !strcmp(p->mod, mod->name);
+		any |= p->arriving;
+	}
 	if (!any)
 		return;
 	a.max = mod->num_ftrace_callsites;
@@ -229,18 +228,29 @@ void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod)
 		pr_warn("no memory for the filters waiting for %s\n", mod->name);
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(flags); i++) {
-		a.flag = flags[i];
+	/* One file at a time, the file of the first pattern still marked. */
+	for (;;) {
+		a.target = NULL;
+		list_for_each_entry(p, &rt_ff_pending_list, list) {
+			if (p->arriving) {
+				a.target = p->target;
+				break;
+			}
+		}
+		if (!a.target)
+			break;
 		a.nr = 0;
 		rt_callsite_walk_module(mod, rt_ff_arrival_match, &a);
-		if (!rt_ff_arrival_publish(&a)) {
+		ok = rt_ff_arrival_publish(&a);
+		if (!ok)
 			pr_warn("no memory for the filters waiting for %s\n",
 				mod->name);
-			continue;
-		}
 		list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list) {
-			if (p->flag != a.flag || strcmp(p->mod, mod->name))
+			if (!p->arriving || p->target != a.target)
 				continue;
+			p->arriving = false;
+			if (!ok)
+				continue;	/* keeps waiting */
 			if (!a.nr)
 				pr_info("retrace: %s:mod:%s matched no function of the module\n",
 					p->glob, p->mod);
@@ -249,4 +259,20 @@ void rt_ff_module_coming(struct rt_cs_client *c, struct module *mod)
 	}
 	kvfree(a.ips);
 	rt_fn_sync();
+}
+
+/**
+ * rt_ff_pending_forget - drop every pattern of a file that goes away
+ * @target: the file (an instance's, at its removal)
+ *
+ * Call with rt_callsite_lock held.
+ */
+void rt_ff_pending_forget(const struct rt_ff_target *target)
+{
+	struct rt_ff_pending *p, *tmp;
+
+	lockdep_assert_held(&rt_callsite_lock);
+	list_for_each_entry_safe(p, tmp, &rt_ff_pending_list, list)
+		if (p->target == target)
+			rt_ff_pending_drop(p);
 }

@@ -99,13 +99,13 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
 	if (!st)
 		return;
 	preempt_disable_notrace();
-	if (check && !rt_fn_selects(ip))
+	if (check && !rt_fn_selects(&rt_fn_top, ip))
 		goto out;
 	bit = rt_graph_guard_enter(pc);
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_graph_tr);
-	if (!rt_recording(tr) || !rt_fn_pid_wanted() ||
+	if (!rt_recording(tr) || !rt_fn_pid_wanted(&rt_fn_top) ||
 	    !rt_graph_wanted(st, ip, &root))
 		goto exit;
 	depth = READ_ONCE(st->top);

@@ -9,7 +9,9 @@
  * The commands are a call-site client of their own: their sites call
  * rt_fprobe_client_hit() whether or not the function tracer runs.
  *
- * The commands live in one set, sorted by (ip, cmd), published by
+ * The commands of every instance's set_ftrace_filter live in one set,
+ * each naming its instance, sorted by (ip, cmd, instance, event),
+ * published by
  * pointer (rt_fprobe_live) and read locklessly, preemption disabled, in
  * any context.  An update (under rt_callsite_lock) copies it into a new
  * allocation (rt_fprobe_begin()), changes the copy, sorts it and
@@ -26,7 +28,9 @@
  * so a glob matching thousands of functions costs n log n, and
  * rt_fprobe_commit() merges duplicates, keeping the latest.
  *
- * An entry of an event command points at its event's top-level file.
+ * An entry points at its instance, and an event command's at its
+ * event's file in that instance.  An instance's entries leave the set
+ * before the instance goes (rt_fprobe_forget()).
  * Each published set holds one soft-mode count on it per such entry,
  * taken before the set is published and given back once no reader can
  * see the set; the write that adds the command holds one meanwhile.
@@ -170,20 +174,23 @@ static int rt_fprobe_cmp(const void *a, const void *b)
 		return x->ip < y->ip ? -1 : 1;
 	if (x->cmd != y->cmd)
 		return x->cmd - y->cmd;
+	if (x->tr != y->tr)
+		return (unsigned long)x->tr < (unsigned long)y->tr ? -1 : 1;
 	if (x->ev != y->ev)
 		return (unsigned long)x->ev < (unsigned long)y->ev ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /*
- * The entry for (@ip, @cmd, @ev) among @set's first @n, which are
+ * The entry for (@ip, @cmd, @tr, @ev) among @set's first @n, which are
  * sorted (their seq is 0 then, or does not matter: one per key).
  */
 static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
 					unsigned int n, unsigned long ip,
-					int cmd, struct rt_event_file *ev)
+					int cmd, struct rt_instance *tr,
+					struct rt_event_file *ev)
 {
-	struct rt_fprobe key = { .ip = ip, .cmd = cmd, .ev = ev };
+	struct rt_fprobe key = { .ip = ip, .cmd = cmd, .tr = tr, .ev = ev };
 	unsigned int lo = 0, hi = n;
 
 	while (lo < hi) {
@@ -191,7 +198,7 @@ static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
 		struct rt_fprobe *p = &set->p[mid];
 		int c;
 
-		if (p->ip == ip && p->cmd == cmd && p->ev == ev)
+		if (p->ip == ip && p->cmd == cmd && p->tr == tr && p->ev == ev)
 			return p;
 		key.seq = p->seq;
 		c = rt_fprobe_cmp(p, &key);
@@ -204,21 +211,23 @@ static struct rt_fprobe *rt_fprobe_find(struct rt_fprobe_set *set,
 }
 
 /**
- * rt_fprobe_add - add or replace (ip, cmd)
+ * rt_fprobe_add - add or replace (ip, cmd, tr, ev)
  * @setp: the set from rt_fprobe_begin(); may be moved to grow it
  * @ip: the function's call site
  * @cmd: RT_FP_*
  * @count: -1 or the number of times left
+ * @tr: the instance whose set_ftrace_filter it is written to
  * @ev: the event of an event command (held by the caller until the
  *	update is committed or aborted), else NULL
  *
  * Return: 0 or -ENOMEM (the set is then unchanged).
  */
 int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
-		  long count, struct rt_event_file *ev)
+		  long count, struct rt_instance *tr, struct rt_event_file *ev)
 {
 	struct rt_fprobe_set *set = *setp, *big;
-	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, ev);
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, tr,
+					     ev);
 
 	if (p) {
 		p->gone = 0;
@@ -239,6 +248,7 @@ int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 	p = &set->p[set->nr++];
 	p->ip = ip;
 	p->cmd = cmd;
+	p->tr = tr;
 	p->ev = ev;
 	p->gone = 0;
 	p->seq = ++set->seq;
@@ -247,16 +257,18 @@ int rt_fprobe_add(struct rt_fprobe_set **setp, unsigned long ip, int cmd,
 }
 
 /**
- * rt_fprobe_del - drop (ip, cmd) from @set if present
+ * rt_fprobe_del - drop (ip, cmd, tr, ev) from @set if present
  * @set: from rt_fprobe_begin()
  * @ip: the function's call site, the last one added to, if any
  * @cmd: RT_FP_*
+ * @tr: the instance
  * @ev: the event of an event command, else NULL
  */
 void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd,
-		   struct rt_event_file *ev)
+		   struct rt_instance *tr, struct rt_event_file *ev)
 {
-	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, ev);
+	struct rt_fprobe *p = rt_fprobe_find(set, set->sorted, ip, cmd, tr,
+					     ev);
 	unsigned int i;
 
 	if (p)
@@ -267,7 +279,8 @@ void rt_fprobe_del(struct rt_fprobe_set *set, unsigned long ip, int cmd,
 	 * the last ones.
 	 */
 	for (i = set->nr; i > set->sorted && set->p[i - 1].ip == ip; i--)
-		if (set->p[i - 1].cmd == cmd && set->p[i - 1].ev == ev)
+		if (set->p[i - 1].cmd == cmd && set->p[i - 1].tr == tr &&
+		    set->p[i - 1].ev == ev)
 			set->p[i - 1].gone = 1;
 }
 
@@ -316,8 +329,8 @@ void rt_fprobe_commit(struct rt_fprobe_set *set)
 			continue;
 		/* A later entry for the same command replaces this one. */
 		if (i + 1 < set->nr && set->p[i + 1].ip == p->ip &&
-		    set->p[i + 1].cmd == p->cmd && set->p[i + 1].ev == p->ev &&
-		    !set->p[i + 1].gone)
+		    set->p[i + 1].cmd == p->cmd && set->p[i + 1].tr == p->tr &&
+		    set->p[i + 1].ev == p->ev && !set->p[i + 1].gone)
 			continue;
 		set->p[n] = *p;
 		atomic_long_set(&set->p[n].count, atomic_long_read(&p->count));
@@ -361,6 +374,10 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 {
 	bool on = p->cmd == RT_FP_TRACEON || p->cmd == RT_FP_ENABLE_EVENT;
 
+	/* Made inert in place (rt_fprobe_drop()): its instance may go. */
+	if (READ_ONCE(p->gone))
+		return;
+
 	if (p->ev) {
 		/*
 		 * Only the hit that switches the event uses up a time: two
@@ -379,16 +396,14 @@ static void notrace rt_fprobe_fire(struct rt_fprobe *p)
 
 	if (p->cmd == RT_FP_STACKTRACE) {
 		/* Recording here: tracing on and this CPU in tracing_cpumask. */
-		if (rt_recording(rt_top_instance()) && rt_fprobe_take(p))
-			rt_trace_kstack(rt_top_instance());
+		if (rt_recording(p->tr) && rt_fprobe_take(p))
+			rt_trace_kstack(p->tr);
 		return;
 	}
-	if (!!tracing_is_on() == on || !rt_fprobe_take(p))
+	/* The instance's tracing_on, as its file and tracing_on() write it. */
+	if (!!READ_ONCE(p->tr->on) == on || !rt_fprobe_take(p))
 		return;
-	if (on)
-		tracing_on();
-	else
-		tracing_off();
+	WRITE_ONCE(p->tr->on, on);
 }
 
 /*
@@ -425,20 +440,21 @@ static void notrace rt_fprobe_client_hit(unsigned long ip,
 NOKPROBE_SYMBOL(rt_fprobe_client_hit);
 
 /**
- * rt_fprobe_show - list the commands as set_ftrace_filter shows them
+ * rt_fprobe_show - list an instance's commands as set_ftrace_filter does
  * @m: the file
+ * @tr: the instance
  *
  * "function:command:unlimited" or "function:command:count=N" with N the
  * times left.  Call with rt_callsite_lock held.
  */
-void rt_fprobe_show(struct seq_file *m)
+void rt_fprobe_show(struct seq_file *m, struct rt_instance *tr)
 {
 	struct rt_fprobe_set *set = rt_fprobe_live;
 	unsigned int i;
 	long c;
 
 	for (i = 0; i < set->nr; i++) {
-		if (set->p[i].gone)
+		if (set->p[i].gone || set->p[i].tr != tr)
 			continue;
 		c = atomic_long_read(&set->p[i].count);
 		seq_printf(m, "%ps:%s:", (void *)set->p[i].ip,
@@ -454,36 +470,77 @@ void rt_fprobe_show(struct seq_file *m)
 	}
 }
 
-/* The commands on a module's functions go with it. */
-static void rt_fprobe_module_going(struct rt_cs_client *c, struct module *mod)
+/*
+ * Drop the live commands @gone picks.  Without memory for a copy they
+ * become inert in place: no time left and gone, which rt_fprobe_fire()
+ * checks first; once no reader can still be past that check, their
+ * event holds are given back (the event's file may go next), and the
+ * next update drops them.  Call with rt_callsite_lock held.
+ */
+static void rt_fprobe_drop(bool (*gone)(const struct rt_fprobe *p,
+					const void *arg), const void *arg)
 {
-	struct rt_fprobe_set *set;
+	struct rt_fprobe_set *set, *live = rt_fprobe_live;
+	struct rt_event_file *ev;
 	unsigned int i;
 	bool any = false;
 
 	lockdep_assert_held(&rt_callsite_lock);
-	for (i = 0; i < rt_fprobe_live->nr; i++)
-		any |= within_module(rt_fprobe_live->p[i].ip, mod);
+	for (i = 0; i < live->nr; i++)
+		any |= !live->p[i].gone && gone(&live->p[i], arg);
 	if (!any)
 		return;
 	set = rt_fprobe_begin();
-	if (!set) {
-		/*
-		 * No memory for a copy: make them inert in place (no time
-		 * left, then gone), for the next update to drop.
-		 */
-		for (i = 0; i < rt_fprobe_live->nr; i++) {
-			if (!within_module(rt_fprobe_live->p[i].ip, mod))
-				continue;
-			atomic_long_set(&rt_fprobe_live->p[i].count, 0);
-			rt_fprobe_live->p[i].gone = 1;
-		}
+	if (set) {
+		for (i = 0; i < set->nr; i++)
+			if (gone(&set->p[i], arg))
+				set->p[i].gone = 1;
+		rt_fprobe_commit(set);
 		return;
 	}
-	for (i = 0; i < set->nr; i++)
-		if (within_module(set->p[i].ip, mod))
-			set->p[i].gone = 1;
-	rt_fprobe_commit(set);
+	for (i = 0; i < live->nr; i++) {
+		if (live->p[i].gone || !gone(&live->p[i], arg))
+			continue;
+		atomic_long_set(&live->p[i].count, 0);
+		WRITE_ONCE(live->p[i].gone, 1);
+	}
+	rt_cs_client_want_each(&rt_fprobe_client, rt_fprobe_wants, NULL);
+	rt_wait_preempt_readers();
+	for (i = 0; i < live->nr; i++) {
+		ev = live->p[i].ev;
+		if (live->p[i].gone && ev && gone(&live->p[i], arg)) {
+			live->p[i].ev = NULL;
+			rt_event_soft_release(ev);
+		}
+	}
+}
+
+static bool rt_fprobe_in_module(const struct rt_fprobe *p, const void *mod)
+{
+	return within_module(p->ip, (struct module *)mod);
+}
+
+/* The commands on a module's functions go with it. */
+static void rt_fprobe_module_going(struct rt_cs_client *c, struct module *mod)
+{
+	rt_fprobe_drop(rt_fprobe_in_module, mod);
+}
+
+static bool rt_fprobe_of(const struct rt_fprobe *p, const void *tr)
+{
+	return p->tr == tr;
+}
+
+/**
+ * rt_fprobe_forget - drop the commands of an instance that goes
+ * @tr: the instance
+ *
+ * Once this returns no hit uses @tr or its events' files.  Call with
+ * rt_callsite_lock held; the caller runs rt_callsite_update().
+ */
+void rt_fprobe_forget(struct rt_instance *tr)
+{
+	rt_fprobe_drop(rt_fprobe_of, tr);
 }
 
 static int __init rt_fprobe_init(void)

@@ -134,7 +134,8 @@ static void notrace rt_prof_hit(unsigned long ip, unsigned long parent_ip,
 	 * may resume after a reset that rt_wait_preempt_readers() could
 	 * not wait for, and must not touch tables freed meanwhile.
 	 */
-	if (!READ_ONCE(rt_prof_on) || (check && !rt_fn_selects(ip)))
+	if (!READ_ONCE(rt_prof_on) ||
+	    (check && !rt_fn_selects(&rt_fn_top, ip)))
 		goto out;
 	pc = this_cpu_ptr(&rt_prof_cpus);
 	if (unlikely(pc->busy || !pc->recs))
@@ -153,7 +154,7 @@ NOKPROBE_SYMBOL(rt_prof_hit);
 
 static bool rt_prof_want_site(unsigned long ip, void *arg)
 {
-	return rt_prof_on && rt_fn_selects(ip);
+	return rt_prof_on && rt_fn_selects(&rt_fn_top, ip);
 }
 
 /*
