@@ -25,23 +25,26 @@ struct task_struct;
  * @slot:     where on the kernel stack @ret was; the unwinders look a
  *            frame up by it, and rt_ret_pop() checks it
  * @calltime: the client's clock at entry
+ * @data:     the client's word for this call (function_graph: which
+ *            instances recorded the entry)
  */
 struct rt_ret_frame {
 	unsigned long	ret;
 	unsigned long	ip;
 	unsigned long	*slot;
 	u64		calltime;
+	unsigned long	data;
 };
 
 /*
- * 127 frames and the header fill one 4 KiB allocation.  Only functions
+ * 102 frames and the header fill one 4 KiB allocation.  Only functions
  * a client hooked take a frame, and the deepest kernel paths (a
  * filesystem under a block driver, an interrupt and a softirq on top)
  * stay well below that, while the 16 KiB kernel stack cannot hold
- * 127 real frames of useful functions plus their locals.  A deeper
+ * 102 real frames of useful functions plus their locals.  A deeper
  * call is simply not hooked and counted in @full.
  */
-#define RT_RET_STACK_DEPTH	127
+#define RT_RET_STACK_DEPTH	102
 
 /*
  * struct rt_ret_stack - a task's hijacked returns
@@ -86,7 +89,7 @@ static __always_inline struct rt_ret_stack *rt_ret_stack_of(struct task_struct *
 int rt_ret_stacks_alloc(void);
 void rt_ret_set_handler(rt_ret_handler_t fn);
 bool rt_ret_push(struct rt_ret_stack *st, unsigned long ip,
-		 unsigned long *slot, u64 calltime);
+		 unsigned long *slot, u64 calltime, unsigned long data);
 unsigned long rt_ret_pop(unsigned long *sp, unsigned long retval);
 unsigned long rt_ret_stats_full(void);
 unsigned long rt_ret_stats_tasks(void);

@@ -310,6 +310,45 @@ int rt_register_tracer(struct rt_tracer *t)
 }
 EXPORT_SYMBOL_GPL(rt_register_tracer);
 
+/* Under rt_trace_lock: the tracer after @t (NULL: the first), or NULL. */
+struct rt_tracer *rt_next_tracer(struct rt_tracer *t)
+{
+	lockdep_assert_held(&rt_trace_lock);
+	t = t ? list_next_entry(t, list) :
+		list_first_entry(&rt_tracers, struct rt_tracer, list);
+	return list_entry_is_head(t, &rt_tracers, list) ? NULL : t;
+}
+
+/**
+ * rt_instance_tracer_opt - the option called @name of a tracer that may
+ *	run in instances, the first such tracer registered to own it
+ * @name: the option's name
+ * @tp: out, its tracer
+ *
+ * Call with rt_trace_lock held.
+ *
+ * Return: the option, or NULL.
+ */
+const struct rt_tracer_opt *rt_instance_tracer_opt(const char *name,
+						   struct rt_tracer **tp)
+{
+	const struct rt_tracer_opt *o;
+	struct rt_tracer *t;
+
+	lockdep_assert_held(&rt_trace_lock);
+	list_for_each_entry(t, &rt_tracers, list) {
+		if (!t->instances)
+			continue;
+		for (o = t->opts; o && o->name; o++) {
+			if (!strcmp(o->name, name)) {
+				*tp = t;
+				return o;
+			}
+		}
+	}
+	return NULL;
+}
+
 /**
  * rt_unregister_tracer - remove a tracer, e.g. when its module unloads
  * @t: a tracer added with rt_register_tracer()

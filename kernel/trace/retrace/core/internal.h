@@ -118,6 +118,9 @@ void rt_options_remove_tracer(struct rt_tracer *t);
 /* control.c: one option changes, as a trace_options write does. */
 extern const char *const rt_option_names[RT_OPT_NR];
 void rt_set_core_option(struct rt_instance *tr, unsigned int i, bool set);
+const struct rt_tracer_opt *rt_instance_tracer_opt(const char *name,
+						   struct rt_tracer **tp);
+struct rt_tracer *rt_next_tracer(struct rt_tracer *t);
 int rt_set_tracer_option(struct rt_instance *tr, struct rt_tracer *t,
 			 const struct rt_tracer_opt *o, bool set);
 

@@ -10,9 +10,18 @@
  *
  * Every instance has its own options/ with the core's options.  A core
  * option file keeps its instance in i_private, pinned while the file
- * is open (instance.c), and finds its option by its own name.
- * Tracers' options are the top level's only (nop, the one tracer an
- * instance runs, has none).
+ * is open (instance.c), and finds its option by its own name.  An
+ * instance's options/ also has the options of the tracers that may run
+ * there (rt_tracer.instances), made at its mkdir, found the same way
+ * (a file whose tracer went says ENODEV).  An instance where the tracer
+ * is current has its own copy of the tracer's options
+ * (rt_instance.tracer_opts, taken at the switch), which its files and
+ * trace_options show and change; elsewhere they show and change what
+ * the tracer keeps for its next selection (rt_tracer.opts_state), which
+ * every write updates too.  Upstream keeps one live set per tracer for
+ * all instances.  A tracer that registers after an instance was made
+ * has no files in it (its options stay reachable through
+ * trace_options).
  *
  * Files that outlive their tracer: a tracer in a module unregisters
  * while its files may be open.  They follow core.h's revocable-file
@@ -82,6 +91,75 @@ static ssize_t rt_core_opt_write(struct file *file, const char __user *ubuf,
 
 RT_TR_SEQ_FOPS(rt_core_opt, rt_core_opt_write);
 
+/* ---- tracers' options, in an instance ---------------------------------- */
+
+/* What option @o of @t reads in @tr; rt_trace_lock held. */
+static int rt_tracer_opt_value(const struct rt_instance *tr,
+			       const struct rt_tracer *t,
+			       const struct rt_tracer_opt *o)
+{
+	lockdep_assert_held(&rt_trace_lock);
+	if (tr->tracer == t)
+		return rt_tracer_opt(tr, o->bit);
+	return test_bit(o->bit, &t->opts_state);
+}
+
+static int rt_inst_topt_show(struct seq_file *m, void *v)
+{
+	const struct rt_tracer_opt *o;
+	struct rt_tracer *t;
+	int ret = 0;
+
+	mutex_lock(&rt_trace_lock);
+	o = rt_instance_tracer_opt(file_dentry(m->file)->d_name.name, &t);
+	if (o)
+		seq_printf(m, "%d\n", rt_tracer_opt_value(m->private, t, o));
+	else
+		ret = -ENODEV;
+	mutex_unlock(&rt_trace_lock);
+	return ret;
+}
+
+static ssize_t rt_inst_topt_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct rt_instance *tr = ((struct seq_file *)file->private_data)->private;
+	const struct rt_tracer_opt *o;
+	struct rt_tracer *t;
+	int ret;
+	bool on;
+
+	ret = rt_opt_parse(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&rt_trace_lock);
+	o = rt_instance_tracer_opt(file_dentry(file)->d_name.name, &t);
+	ret = o ? rt_set_tracer_option(tr, t, o, on) : -ENODEV;
+	mutex_unlock(&rt_trace_lock);
+	return ret ? ret : cnt;
+}
+
+RT_TR_SEQ_FOPS(rt_inst_topt, rt_inst_topt_write);
+
+/* Under rt_trace_lock: @tr's files for the options of instance tracers. */
+static void rt_inst_topts_create(struct rt_instance *tr, struct dentry *dir)
+{
+	const struct rt_tracer_opt *o, *owner;
+	struct rt_tracer *t, *ot;
+
+	lockdep_assert_held(&rt_trace_lock);
+	for (t = NULL; (t = rt_next_tracer(t)) != NULL;) {
+		if (!t->instances)
+			continue;
+		for (o = t->opts; o && o->name; o++) {
+			owner = rt_instance_tracer_opt(o->name, &ot);
+			if (owner == o)
+				tracefs_create_file(o->name, 0644, dir, tr,
+						    &rt_inst_topt_fops);
+		}
+	}
+}
+
 /* ---- tracers' options, at the top level -------------------------------- */
 
 /*
@@ -107,8 +185,8 @@ static int rt_opt_file_show(struct seq_file *m, void *v)
 	if (!f)
 		ret = -ENODEV;
 	else
-		seq_printf(m, "%d\n",
-			   test_bit(f->opt->bit, &f->tracer->opts_state));
+		seq_printf(m, "%d\n", rt_tracer_opt_value(rt_top_instance(),
+							  f->tracer, f->opt));
 	mutex_unlock(&rt_trace_lock);
 	return ret;
 }
@@ -170,8 +248,13 @@ void rt_create_options_dir(struct rt_instance *tr)
 	for (i = 0; i < RT_OPT_NR; i++)
 		tracefs_create_file(rt_option_names[i], 0644, dir, tr,
 				    &rt_core_opt_fops);
-	if (tr == rt_top_instance())
+	if (tr == rt_top_instance()) {
 		rt_options_dir = dir;
+		return;
+	}
+	mutex_lock(&rt_trace_lock);
+	rt_inst_topts_create(tr, dir);
+	mutex_unlock(&rt_trace_lock);
 }
 
 /* After @t joined the tracer list; a failure only costs its files. */

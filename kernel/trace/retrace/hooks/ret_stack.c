@@ -33,6 +33,9 @@ static atomic_long_t rt_ret_full = ATOMIC_LONG_INIT(0);
 static atomic_long_t rt_ret_nr_stacks = ATOMIC_LONG_INIT(0);
 static atomic_long_t rt_ret_resync = ATOMIC_LONG_INIT(0);
 
+/* One 4 KiB slab object per task (ret_stack.h, RT_RET_STACK_DEPTH). */
+static_assert(sizeof(struct rt_ret_stack) <= 4096);
+
 static struct rt_ret_stack *rt_ret_alloc(gfp_t gfp)
 {
 	struct rt_ret_stack *st = kmalloc(sizeof(*st), gfp);
@@ -149,13 +152,14 @@ void rt_ret_set_handler(rt_ret_handler_t fn)
  * @ip: the function's call site
  * @slot: where its return address is on the stack
  * @calltime: the client's clock, handed back at the return
+ * @data: the client's word, handed back at the return
  *
  * Runs at function entry in any context, on the current task only.
  *
  * Return: false if the stack is full (the return is then not hooked).
  */
 bool notrace rt_ret_push(struct rt_ret_stack *st, unsigned long ip,
-			 unsigned long *slot, u64 calltime)
+			 unsigned long *slot, u64 calltime, unsigned long data)
 {
 	int top = READ_ONCE(st->top);
 	struct rt_ret_frame *f;
@@ -173,6 +177,7 @@ bool notrace rt_ret_push(struct rt_ret_stack *st, unsigned long ip,
 	f->ip = ip;
 	f->slot = slot;
 	f->calltime = calltime;
+	f->data = data;
 	/* The frame is whole before the stack points at the trampoline. */
 	barrier();
 	WRITE_ONCE(*slot, (unsigned long)retrace_graph_return);

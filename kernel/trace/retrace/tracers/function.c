@@ -38,6 +38,8 @@
  */
 #define RT_FN_ON_TOP	1
 #define RT_FN_ON_SCOPES	2
+#define RT_FN_ON_GRAPHS	4	/* rt_graph_running is not NULL */
+#define RT_FN_ON_INSTANCES	(RT_FN_ON_SCOPES | RT_FN_ON_GRAPHS)
 static u8 rt_fn_on;
 static bool rt_fn_selected;		/* top level's current_tracer */
 /* "function_graph" is current_tracer; rt_graph_on adds ftrace_enabled. */
@@ -66,20 +68,17 @@ struct rt_fn_scope rt_fn_top = {
 
 /*
  * The instances' scopes, made and freed with them (rt_fn_scope_ops),
- * under rt_callsite_lock.  rt_fn_running is what hits read: the scopes
- * whose "function" tracer runs, an array published by pointer.  It is
- * rebuilt by rt_fn_sync() when that changes, stored with release,
- * read with acquire and preemption disabled, and the old array (and
- * a scope that left it) freed only after rt_wait_preempt_readers():
- * the ipset.h protocol, for an array of scopes.
+ * under rt_callsite_lock.  rt_fn_running and rt_graph_running are what
+ * hits read: the scopes whose "function" (function_graph) tracer runs,
+ * arrays published by pointer.  Each is rebuilt by rt_fn_sync() when
+ * that changes, stored with release, read with acquire and preemption
+ * disabled, and the old array (and a scope that left it) freed only
+ * after rt_wait_preempt_readers(): the ipset.h protocol, for an array
+ * of scopes.
  */
 static LIST_HEAD(rt_fn_scopes);
-
-struct rt_fn_running {
-	unsigned int		nr;
-	struct rt_fn_scope	*sc[];
-};
 static struct rt_fn_running *rt_fn_running;
+struct rt_fn_running *rt_graph_running;
 
 static DEFINE_PER_CPU(unsigned long, rt_fn_inside);
 
@@ -220,19 +219,29 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	unsigned long pc = preempt_count(), bit;
 	struct rt_instance *tr;
 	u8 on = READ_ONCE(rt_fn_on);
+	bool graph;
 
 	if (!on)
 		return;
-	if (unlikely(on & RT_FN_ON_SCOPES)) {
-		rt_fn_hit_scopes(ip, parent_ip, pc);
+	/* Read once: a switch meanwhile must not hook the call twice. */
+	graph = READ_ONCE(rt_graph_on) && (on & RT_FN_ON_TOP);
+	if (unlikely(on & RT_FN_ON_INSTANCES)) {
+		check = true;	/* the site may be only an instance's */
+		if (on & RT_FN_ON_SCOPES)
+			rt_fn_hit_scopes(ip, parent_ip, pc);
+		if (on & RT_FN_ON_GRAPHS) {
+			/* One hooked return serves every graph, the top's too. */
+			rt_graph_entry(ip, parent_slot, true, graph);
+			if (graph)
+				return;
+		}
 		if (!(on & RT_FN_ON_TOP))
 			return;
-		check = true;	/* the site may be only an instance's */
 	}
 	if (READ_ONCE(rt_fn_gated) && !rt_fn_gate_passes())
 		return;
-	if (READ_ONCE(rt_graph_on)) {
-		rt_graph_entry(ip, parent_slot, check);
+	if (graph) {
+		rt_graph_entry(ip, parent_slot, check, true);
 		return;
 	}
 	preempt_disable_notrace();
@@ -250,17 +259,23 @@ out:
 }
 NOKPROBE_SYMBOL(rt_fn_hit);
 
-static bool rt_fn_want_site(unsigned long ip, void *arg)
+static bool rt_fn_running_selects(const struct rt_fn_running *run,
+				  unsigned long ip)
 {
-	const struct rt_fn_running *run = rt_fn_running;
 	unsigned int i;
 
-	if ((rt_fn_on & RT_FN_ON_TOP) && rt_fn_selects(&rt_fn_top, ip))
-		return true;
 	for (i = 0; run && i < run->nr; i++)
 		if (rt_fn_selects(run->sc[i], ip))
 			return true;
 	return false;
+}
+
+static bool rt_fn_want_site(unsigned long ip, void *arg)
+{
+	if ((rt_fn_on & RT_FN_ON_TOP) && rt_fn_selects(&rt_fn_top, ip))
+		return true;
+	return rt_fn_running_selects(rt_fn_running, ip) ||
+	       rt_fn_running_selects(rt_graph_running, ip);
 }
 
 /* A module's sites: wanted at once when no filter restricts them. */
@@ -295,20 +310,31 @@ static void rt_fn_module_going(struct rt_cs_client *c, struct module *mod)
 #endif
 }
 
-/*
- * Rebuild rt_fn_running from the scopes whose tracer runs, if that
- * changed; 0 or -ENOMEM (the old array then stays).
- */
-static int rt_fn_publish_running(void)
+static bool rt_fn_runs_function(const struct rt_fn_scope *sc)
 {
-	struct rt_fn_running *old = rt_fn_running, *next = NULL;
+	return sc->selected && rt_ftrace_enabled;
+}
+
+static bool rt_fn_runs_graph(const struct rt_fn_scope *sc)
+{
+	return sc->graph_selected && rt_ftrace_enabled;
+}
+
+/*
+ * Rebuild *@slot from the scopes @runs picks, if that changed; 0 or
+ * -ENOMEM (the old array then stays).
+ */
+static int rt_fn_publish_running(struct rt_fn_running **slot,
+				 bool (*runs)(const struct rt_fn_scope *sc))
+{
+	struct rt_fn_running *old = *slot, *next = NULL;
 	struct rt_fn_scope *sc;
 	unsigned int nr = 0;
 	bool same = true;
 	gfp_t gfp = GFP_KERNEL;
 
 	list_for_each_entry(sc, &rt_fn_scopes, list) {
-		if (!sc->selected || !rt_ftrace_enabled)
+		if (!runs(sc))
 			continue;
 		same &= old && nr < old->nr && old->sc[nr] == sc;
 		nr++;
@@ -324,13 +350,15 @@ static int rt_fn_publish_running(void)
 			return -ENOMEM;
 		next->nr = 0;
 		list_for_each_entry(sc, &rt_fn_scopes, list)
-			if (sc->selected && rt_ftrace_enabled)
+			if (runs(sc))
 				next->sc[next->nr++] = sc;
 	}
 	if (next)
-		WRITE_ONCE(rt_fn_on, rt_fn_on | RT_FN_ON_SCOPES);
-	/* Pairs with the acquire in rt_fn_hit_scopes(). */
-	smp_store_release(&rt_fn_running, next);
+		WRITE_ONCE(rt_fn_on, rt_fn_on | (slot == &rt_fn_running ?
+						 RT_FN_ON_SCOPES :
+						 RT_FN_ON_GRAPHS));
+	/* Pairs with the acquire in rt_fn_hit_scopes(), rt_graph_entry(). */
+	smp_store_release(slot, next);
 	rt_wait_preempt_readers();
 	kfree(old);
 	return 0;
@@ -351,16 +379,19 @@ int rt_fn_sync(void)
 
 	lockdep_assert_held(&rt_callsite_lock);
 	/* May wait for readers: before the flags, which then agree. */
-	ret = rt_fn_publish_running();
+	ret = rt_fn_publish_running(&rt_fn_running, rt_fn_runs_function);
+	ret2 = rt_fn_publish_running(&rt_graph_running, rt_fn_runs_graph);
+	ret = ret ?: ret2;
 	WRITE_ONCE(rt_graph_on, rt_graph_selected && rt_ftrace_enabled);
 	on = ((rt_fn_selected || rt_graph_selected) && rt_ftrace_enabled ?
-	      RT_FN_ON_TOP : 0) | (rt_fn_running ? RT_FN_ON_SCOPES : 0);
+	      RT_FN_ON_TOP : 0) | (rt_fn_running ? RT_FN_ON_SCOPES : 0) |
+	     (rt_graph_running ? RT_FN_ON_GRAPHS : 0);
 	/*
-	 * RT_FN_ON_SCOPES also makes the top level check its filter: keep
-	 * it until the sites only instances wanted are NOPs again, or a
+	 * The instance bits also make the top level check its filter: keep
+	 * them until the sites only instances wanted are NOPs again, or a
 	 * lone client's call (check false) would record them at the top.
 	 */
-	WRITE_ONCE(rt_fn_on, on | (rt_fn_on & RT_FN_ON_SCOPES));
+	WRITE_ONCE(rt_fn_on, on | (rt_fn_on & RT_FN_ON_INSTANCES));
 	rt_cs_client_want_each(&rt_fn_client, rt_fn_want_site, NULL);
 	/* The profiler follows the same filter and ftrace_enabled. */
 	rt_prof_sync(rt_ftrace_enabled);
@@ -371,7 +402,7 @@ int rt_fn_sync(void)
 }
 
 /* Under rt_callsite_lock: @tr's scope, NULL if it has none (any more). */
-static struct rt_fn_scope *rt_fn_scope_find(struct rt_instance *tr)
+struct rt_fn_scope *rt_fn_scope_find(struct rt_instance *tr)
 {
 	struct rt_fn_scope *sc;
 
@@ -836,8 +867,10 @@ static void rt_fn_scope_remove(struct rt_instance *tr)
 	}
 	list_del(&sc->list);
 	sc->selected = false;
-	/* Takes @sc out of rt_fn_running (that cannot fail) and waits. */
+	/* Takes @sc out of the arrays (that cannot fail) and waits. */
 	rt_fn_sync();
+	/* Its graph's slot too, which hooked returns may still read. */
+	rt_graph_scope_stop(sc);
 	rt_ff_pending_forget(&sc->filter_target);
 	rt_ff_pending_forget(&sc->notrace_target);
 	/* Its commands, before its events' files go (the events layer). */

@@ -42,6 +42,10 @@ struct rt_ff_target {
  * @notrace_pids: set_ftrace_notrace_pid, the same, NULL: none
  * @filter_target, @notrace_target: the two files' targets
  * @selected:    "function" is the instance's tracer (rt_callsite_lock)
+ * @graph_selected: "function_graph" is (rt_callsite_lock)
+ * @graph_bit:   while it is, the instance's bit in the return hook's
+ *               frames and its slot in rt_graph_slot[] (1 and up; the
+ *               top level's graph is bit 0), else 0 (rt_callsite_lock)
  * @list:        in function.c's list of scopes (rt_callsite_lock)
  *
  * The top level's scope is static (rt_fn_top); an instance's is made
@@ -57,8 +61,21 @@ struct rt_fn_scope {
 	struct rt_ff_target	filter_target;
 	struct rt_ff_target	notrace_target;
 	bool			selected;
+	bool			graph_selected;
+	u8			graph_bit;
 	struct list_head	list;
 };
+
+/*
+ * The scopes whose tracer runs, published by pointer (function.c):
+ * rt_fn_running those running "function", rt_graph_running those
+ * running "function_graph".
+ */
+struct rt_fn_running {
+	unsigned int		nr;
+	struct rt_fn_scope	*sc[];
+};
+extern struct rt_fn_running *rt_graph_running;
 
 /* function.c */
 extern struct rt_cs_client rt_fn_client;
@@ -69,6 +86,7 @@ int rt_fn_sync_sysctl(const struct ctl_table *table, int write,
 		      void *buffer, size_t *lenp, loff_t *ppos);
 bool rt_fn_selects(const struct rt_fn_scope *sc, unsigned long ip);
 struct rt_fn_scope *rt_fn_scope_get(struct rt_instance *tr);
+struct rt_fn_scope *rt_fn_scope_find(struct rt_instance *tr);
 void rt_fn_scope_put(struct rt_fn_scope *sc);
 /* Functions inside latency sections only (see function.c). */
 #define RT_FN_GATE_IRQS		1	/* open while interrupts are off */
@@ -89,10 +107,16 @@ extern bool rt_graph_selected, rt_graph_on;
 extern struct rt_ipset *rt_graph_set;
 extern unsigned int rt_graph_set_gone;
 #ifdef CONFIG_RETRACE_FUNCTION_GRAPH
-void rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check);
+void rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check,
+		    bool top);
+void rt_graph_scope_stop(struct rt_fn_scope *sc);
 #else
 static inline void rt_graph_entry(unsigned long ip, unsigned long *parent_slot,
-				  bool check)
+				  bool check, bool top)
+{
+}
+
+static inline void rt_graph_scope_stop(struct rt_fn_scope *sc)
 {
 }
 #endif

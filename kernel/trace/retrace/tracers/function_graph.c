@@ -7,11 +7,24 @@
  *
  * It shares the function tracer's client, so set_ftrace_filter,
  * set_ftrace_notrace, set_ftrace_pid and ftrace_enabled apply as they
- * do there.  set_graph_function, when not empty, limits the graph to
+ * do there, and runs in instances as the function tracer does, each
+ * with its own filter and pid files (struct rt_fn_scope).  At the top
+ * level, set_graph_function, when not empty, limits the graph to
  * the functions it names and everything they call: a task is inside a
  * graph from the entry of such a function until its return, which the
  * task's return stack keeps (rt_ret_stack.client holds the depth of the
  * outermost one, plus one).
+ *
+ * One hooked return serves every graph that wants the function: the
+ * frame's data word has a bit per graph that recorded the entry, bit 0
+ * for the top level's, bit N for the instance in rt_graph_slot[N].  A
+ * slot is set (release) when the instance's graph starts and cleared
+ * when it stops, followed by rt_wait_preempt_readers() before its scope
+ * can be freed; the return handler reads it with acquire, preemption
+ * disabled.  Returns hooked for an earlier graph whose slot was since
+ * given to another instance would land there as returns without
+ * entries: slots are handed out round-robin, the next free one after
+ * the last given, so a freed slot waits while others are free.
  */
 #include <linux/tracefs.h>
 #include <linux/kprobes.h>
@@ -27,6 +40,11 @@
 
 /* The instance the tracer was started on; set before rt_graph_on. */
 static struct rt_instance *rt_graph_tr;
+
+/* The instances' graphs by frame bit (see the top); rt_callsite_lock. */
+#define RT_GRAPH_SLOTS		BITS_PER_LONG
+static struct rt_fn_scope *rt_graph_slot[RT_GRAPH_SLOTS];
+static unsigned int rt_graph_next_slot = 1;
 /*
  * One recursion word for entries and returns: functions called while a
  * record is being written (at entry or at return) are neither recorded
@@ -74,53 +92,96 @@ static bool notrace rt_graph_wanted(struct rt_ret_stack *st, unsigned long ip,
 	return *root;
 }
 
+/* Frame bit @b's instance, NULL if its graph stopped; preemption off. */
+static __always_inline struct rt_instance *rt_graph_tr_of(unsigned int b)
+{
+	const struct rt_fn_scope *sc;
+
+	if (!b)
+		return READ_ONCE(rt_graph_tr);
+	/* Pairs with the release in rt_graph_init(). */
+	sc = smp_load_acquire(&rt_graph_slot[b]);
+	return sc ? sc->tr : NULL;
+}
+
+/* The bits of the instances' graphs that want @ip; preemption off. */
+static __always_inline unsigned long rt_graph_scopes_want(unsigned long ip)
+{
+	const struct rt_fn_running *run;
+	const struct rt_fn_scope *sc;
+	unsigned long mask = 0;
+	unsigned int i, b;
+
+	/* Pairs with the release in rt_fn_publish_running(). */
+	run = smp_load_acquire(&rt_graph_running);
+	for (i = 0; run && i < run->nr; i++) {
+		sc = run->sc[i];
+		b = READ_ONCE(sc->graph_bit);
+		if (b && rt_fn_selects(sc, ip) && rt_recording(sc->tr) &&
+		    rt_fn_pid_wanted(sc))
+			mask |= BIT(b);
+	}
+	return mask;
+}
+
 /**
- * rt_graph_entry - a function the graph tracer wants is entered
+ * rt_graph_entry - a function a graph tracer may want is entered
  * @ip: its call site
  * @parent_slot: where its return address is on the stack
  * @check: other call-site clients are active (see rt_cs_client)
+ * @top: the top level's graph runs; the instances' are asked anyway
  *
  * Called by the function tracer's client callback in any context.
- * Records the entry and hooks the return, in that order of cost: the
- * return is hooked first, so a full return stack records nothing.
+ * Hooks the return once for every graph that wants the function, then
+ * records the entry in each: the return is hooked first, so a full
+ * return stack records nothing.
  */
 void notrace __no_stack_protector
-rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check)
+rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check,
+	       bool top)
 {
-	unsigned long pc = preempt_count(), bit;
+	unsigned long pc = preempt_count(), bit, mask = 0;
 	struct rt_graph_ent_entry *e;
 	struct rt_ret_stack *st;
 	struct rt_instance *tr;
 	struct rt_handle h;
-	bool root;
+	bool root = false;
 	int depth;
 
 	st = rt_ret_stack_of(current);
 	if (!st)
 		return;
 	preempt_disable_notrace();
-	if (check && !rt_fn_selects(&rt_fn_top, ip))
-		goto out;
 	bit = rt_graph_guard_enter(pc);
 	if (!bit)
 		goto out;
-	tr = READ_ONCE(rt_graph_tr);
-	if (!rt_recording(tr) || !rt_fn_pid_wanted(&rt_fn_top) ||
-	    !rt_graph_wanted(st, ip, &root))
+	if (top && (!check || rt_fn_selects(&rt_fn_top, ip)) &&
+	    rt_recording(READ_ONCE(rt_graph_tr)) &&
+	    rt_fn_pid_wanted(&rt_fn_top) && rt_graph_wanted(st, ip, &root))
+		mask = BIT(0);
+	mask |= rt_graph_scopes_want(ip);
+	if (!mask)
 		goto exit;
 	depth = READ_ONCE(st->top);
-	if (!rt_ret_push(st, ip, parent_slot, rt_clock_local()))
+	if (!rt_ret_push(st, ip, parent_slot, rt_clock_local(), mask))
 		goto exit;
 	if (root)
 		st->client = depth + 1;
 	/* With tracing_thresh only returns are recorded (the slow ones). */
 	if (READ_ONCE(rt_tracing_thresh_ns))
 		goto exit;
-	e = rt_reserve_entry(tr, &h, rt_graph_ent_type.type, sizeof(*e), pc);
-	if (e) {
-		e->ip = ip;
-		e->depth = depth;
-		rt_commit(&h);
+	/* __ffs(), not for_each_set_bit(): nothing traceable in here. */
+	for (; mask; mask &= mask - 1) {
+		tr = rt_graph_tr_of(__ffs(mask));
+		if (!tr || !rt_recording(tr))
+			continue;
+		e = rt_reserve_entry(tr, &h, rt_graph_ent_type.type,
+				     sizeof(*e), pc);
+		if (e) {
+			e->ip = ip;
+			e->depth = depth;
+			rt_commit(&h);
+		}
 	}
 exit:
 	rt_recursion_exit(&rt_graph_inside, bit);
@@ -133,7 +194,7 @@ NOKPROBE_SYMBOL(rt_graph_entry);
 static void notrace __no_stack_protector
 rt_graph_return(const struct rt_ret_frame *f, int depth, unsigned long retval)
 {
-	unsigned long pc = preempt_count(), bit;
+	unsigned long pc = preempt_count(), bit, mask = f->data;
 	struct rt_graph_ret_entry *e;
 	struct rt_ret_stack *st;
 	struct rt_instance *tr;
@@ -155,13 +216,18 @@ rt_graph_return(const struct rt_ret_frame *f, int depth, unsigned long retval)
 	st = rt_ret_stack_of(current);
 	if (st && st->client == depth + 1)
 		st->client = 0;
+	/* The top level's graph: only while it runs. */
 	if (!READ_ONCE(rt_graph_on))
+		mask &= ~BIT(0);
+	if (!mask || now - f->calltime < READ_ONCE(rt_tracing_thresh_ns))
 		goto out;
 	bit = rt_graph_guard_enter(pc);
 	if (!bit)
 		goto out;
-	tr = READ_ONCE(rt_graph_tr);
-	if (rt_recording(tr) && now - f->calltime >= READ_ONCE(rt_tracing_thresh_ns)) {
+	for (; mask; mask &= mask - 1) {
+		tr = rt_graph_tr_of(__ffs(mask));
+		if (!tr || !rt_recording(tr))
+			continue;
 		e = rt_reserve_entry(tr, &h, rt_graph_ret_type.type,
 				     sizeof(*e), pc);
 		if (e) {
@@ -180,21 +246,75 @@ out:
 }
 NOKPROBE_SYMBOL(rt_graph_return);
 
+/* Under rt_callsite_lock: a free frame bit for an instance, or 0. */
+static unsigned int rt_graph_slot_alloc(void)
+{
+	unsigned int i, b;
+
+	for (i = 1; i < RT_GRAPH_SLOTS; i++) {
+		b = rt_graph_next_slot;
+		rt_graph_next_slot = b + 1 < RT_GRAPH_SLOTS ? b + 1 : 1;
+		if (!rt_graph_slot[b])
+			return b;
+	}
+	return 0;
+}
+
+/**
+ * rt_graph_scope_stop - an instance's graph stops, or its scope goes
+ * @sc: the scope
+ *
+ * Call with rt_callsite_lock held.  Once this returns, no hit or
+ * hooked return reaches @sc through the graph.
+ */
+void rt_graph_scope_stop(struct rt_fn_scope *sc)
+{
+	lockdep_assert_held(&rt_callsite_lock);
+	if (!sc->graph_bit)
+		return;
+	/* Out of rt_graph_running first: entries read its bit there. */
+	sc->graph_selected = false;
+	rt_fn_sync();
+	WRITE_ONCE(rt_graph_slot[sc->graph_bit], NULL);
+	/* Hooked returns read the slot even when no array changed. */
+	rt_wait_preempt_readers();
+	WRITE_ONCE(sc->graph_bit, 0);
+}
+
 static int rt_graph_init(struct rt_instance *tr)
 {
+	struct rt_fn_scope *sc;
 	int ret = rt_ret_stacks_alloc();
 
 	if (ret)
 		return ret;
 	rt_ret_set_handler(rt_graph_return);
 	mutex_lock(&rt_callsite_lock);
-	WRITE_ONCE(rt_graph_tr, tr);
-	rt_graph_selected = true;
-	ret = rt_fn_sync();
-	if (ret) {
-		rt_graph_selected = false;
-		rt_fn_sync();
+	if (tr == rt_top_instance()) {
+		WRITE_ONCE(rt_graph_tr, tr);
+		rt_graph_selected = true;
+		ret = rt_fn_sync();
+		if (ret) {
+			rt_graph_selected = false;
+			rt_fn_sync();
+		}
+		goto out;
 	}
+	sc = rt_fn_scope_find(tr);
+	ret = sc ? 0 : -ENODEV;
+	if (ret)
+		goto out;
+	sc->graph_bit = rt_graph_slot_alloc();
+	ret = sc->graph_bit ? 0 : -EBUSY;
+	if (ret)
+		goto out;
+	/* Pairs with the acquire in rt_graph_tr_of(). */
+	smp_store_release(&rt_graph_slot[sc->graph_bit], sc);
+	sc->graph_selected = true;
+	ret = rt_fn_sync();
+	if (ret)
+		rt_graph_scope_stop(sc);
+out:
 	mutex_unlock(&rt_callsite_lock);
 	return ret;
 }
@@ -202,14 +322,23 @@ static int rt_graph_init(struct rt_instance *tr)
 /*
  * Returns already hooked keep arriving after this (a task asleep in a
  * graphed function returns whenever it wakes): the hook restores them
- * from the task's stack, and the handler records nothing once
- * rt_graph_on is false.
+ * from the task's stack, and the handler records nothing for a graph
+ * that stopped (rt_graph_on false, or its slot empty).  An instance's
+ * scope may be gone already (function.c's rt_fn_scope_remove()).
  */
 static void rt_graph_reset(struct rt_instance *tr)
 {
+	struct rt_fn_scope *sc;
+
 	mutex_lock(&rt_callsite_lock);
-	rt_graph_selected = false;
-	rt_fn_sync();
+	if (tr == rt_top_instance()) {
+		rt_graph_selected = false;
+		rt_fn_sync();
+	} else {
+		sc = rt_fn_scope_find(tr);
+		if (sc)
+			rt_graph_scope_stop(sc);
+	}
 	mutex_unlock(&rt_callsite_lock);
 }
 
@@ -236,6 +365,7 @@ static struct rt_tracer rt_graph_tracer = {
 	.print_columns	= rt_graph_print_columns,
 	/* A stack after each entry would keep leaves from folding. */
 	.no_stacks	= true,
+	.instances	= true,
 };
 
 static void rt_graph_print_ent_raw(struct rt_print_ctx *ctx)
