@@ -404,7 +404,10 @@ static ssize_t rt_options_write(struct file *file, const char __user *ubuf,
 /* ---- README -------------------------------------------------------------- */
 
 static const char rt_readme_core[] =
-	"retrace: tracing control directory\n\n"
+	"retrace: tracing control directory, as tracefs also at\n"
+	"/sys/kernel/tracing:\n"
+	"  mount -t tracefs [-o [gid=<gid>]] nodev /sys/kernel/tracing\n"
+	"  (gid: the group that owns every file; a remount changes it)\n\n"
 	"  current_tracer       write a tracer name from available_tracers\n"
 	"  available_tracers    tracers built into this kernel\n"
 	"  tracing_on           1 records, 0 stops recording (buffer kept)\n"
