@@ -17,6 +17,10 @@ step "building initramfs $IMG"
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,dev,proc,sys,tmp,etc,root,lib/modules}
 cp "$BB" "$ROOT/bin/busybox"
+# root and one unprivileged user and group (00basic/non_root's uid
+# 1000; ftracetest's ownership cases look for a second group here).
+printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/:/bin/sh\n' > "$ROOT/etc/passwd"
+printf 'root:x:0:\nuser:x:1000:\n' > "$ROOT/etc/group"
 for a in $("$BB" --list); do
 	[ -e "$ROOT/bin/$a" ] || ln -s busybox "$ROOT/bin/$a"
 done

@@ -12,7 +12,6 @@
  * from it.  No lock, no sleep.
  */
 #include <linux/jiffies.h>
-#include <linux/stringify.h>
 #include <linux/timer.h>
 #include <linux/tracepoint.h>
 #include <trace/events/timer.h>
@@ -226,24 +225,16 @@ static struct rt_event var = {						\
 
 RT_TIMER_EVENT(rt_timer_init_event, "timer_init", rt_timer_fields,
 	       RT_TIMER_FMT, rt_timer_print);
+/* The print fmt spells out the flag values: they must stay these. */
+static_assert(TIMER_CPUMASK == 0x3ffff && TIMER_ARRAYSHIFT == 22 &&
+	      TIMER_MIGRATING == 0x40000 && TIMER_DEFERRABLE == 0x80000 &&
+	      TIMER_PINNED == 0x100000 && TIMER_IRQSAFE == 0x200000);
 RT_TIMER_EVENT(rt_timer_start_event, "timer_start", rt_timer_start_fields,
-	       "\"timer=%p function=%ps expires=%lu [timeout=%ld] bucket_expiry=%lu cpu=%u idx=%u flags=%s\", "
-	       "REC->timer, REC->function, REC->expires, "
-	       "(long)REC->expires - REC->now, REC->bucket_expiry, "
-	       "REC->flags & " __stringify(TIMER_CPUMASK) ", "
-	       "REC->flags >> " __stringify(TIMER_ARRAYSHIFT) ", "
-	       "__print_flags(REC->flags & (" __stringify(TIMER_MIGRATING) " | "
-	       __stringify(TIMER_DEFERRABLE) " | " __stringify(TIMER_PINNED)
-	       " | " __stringify(TIMER_IRQSAFE) "), \"|\", "
-	       "{ " __stringify(TIMER_MIGRATING) ", \"M\" }, "
-	       "{ " __stringify(TIMER_DEFERRABLE) ", \"D\" }, "
-	       "{ " __stringify(TIMER_PINNED) ", \"P\" }, "
-	       "{ " __stringify(TIMER_IRQSAFE) ", \"I\" })",
+	       "\"timer=%p function=%ps expires=%lu [timeout=%ld] bucket_expiry=%lu cpu=%u idx=%u flags=%s\", REC->timer, REC->function, REC->expires, (long)REC->expires - REC->now, REC->bucket_expiry, REC->flags & 0x3ffff, REC->flags >> 22, __print_flags(REC->flags & 0x3c0000, \"|\", { 0x40000, \"M\" }, { 0x80000, \"D\" }, { 0x100000, \"P\" }, { 0x200000, \"I\" })",
 	       rt_timer_print_start);
 RT_TIMER_EVENT(rt_timer_expire_entry_event, "timer_expire_entry",
 	       rt_timer_expire_fields,
-	       "\"timer=%p function=%ps now=%lu baseclk=%lu\", REC->timer, "
-	       "REC->function, REC->now, REC->baseclk",
+	       "\"timer=%p function=%ps now=%lu baseclk=%lu\", REC->timer, REC->function, REC->now, REC->baseclk",
 	       rt_timer_print_expire);
 RT_TIMER_EVENT(rt_timer_expire_exit_event, "timer_expire_exit",
 	       rt_timer_fields, RT_TIMER_FMT, rt_timer_print);
