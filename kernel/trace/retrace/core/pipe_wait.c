@@ -38,14 +38,20 @@
  * A reader woken by a record usually finds the flag cleared by that
  * record's writer, so a synced arm each time would cost an IPI round per
  * wakeup.  A reader therefore first sleeps armed with 1, no IPI, for at
- * most RT_PIPE_RECHECK; only if that passes with nothing to read does it
+ * most RT_PIPE_RECHECK_NS; only if that passes with nothing to read does it
  * arm synced and sleep without a timeout.  A missed wakeup thus costs at
- * most RT_PIPE_RECHECK, and an idle reader wakes once, then sleeps until
+ * most RT_PIPE_RECHECK_NS, and an idle reader wakes once, then sleeps until
  * a record comes.
+ *
+ * The timed sleep is an hrtimer's, not schedule_timeout()'s: a
+ * timer-wheel timer would record timer_start and timer_cancel (events/
+ * timer) into the buffer the reader waits on, and those records would
+ * wake it at once, every time.
  *
  * A tracer switch (the reader must see the EOF) wakes readers directly,
  * from process context.
  */
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/sched/signal.h>
@@ -54,7 +60,7 @@
 #include "internal.h"
 
 /* How long a reader sleeps armed without an IPI round (see above). */
-#define RT_PIPE_RECHECK	HZ
+#define RT_PIPE_RECHECK_NS	NSEC_PER_SEC
 
 static void rt_pipe_work_fn(struct irq_work *work)
 {
@@ -129,7 +135,8 @@ bool rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
 		   void *arg, bool deep)
 {
 	DEFINE_WAIT(wait);
-	long left = 1;
+	ktime_t timeout;
+	int left = 1;
 
 	if (deep)
 		rt_pipe_arm(tr);
@@ -137,10 +144,13 @@ bool rt_pipe_sleep(struct rt_instance *tr, bool (*ready)(void *arg),
 		cmpxchg(&tr->pipe_waiting, 0, 1);
 	prepare_to_wait(&tr->pipe_wq, &wait, TASK_INTERRUPTIBLE);
 	if (!ready(arg) && !signal_pending(current)) {
-		if (deep)
+		if (deep) {
 			schedule();
-		else
-			left = schedule_timeout(RT_PIPE_RECHECK);
+		} else {
+			/* 0 once the time has passed, -EINTR if woken. */
+			timeout = ns_to_ktime(RT_PIPE_RECHECK_NS);
+			left = schedule_hrtimeout(&timeout, HRTIMER_MODE_REL);
+		}
 	}
 	finish_wait(&tr->pipe_wq, &wait);
 	return deep || !left;

@@ -5,7 +5,8 @@
  * kernel's timer tracepoints, with upstream's fields and print formats.
  *
  * They show who arms which timer_list, when it fires and whose function
- * runs.  timer_start and timer_cancel fire under the timer base's raw
+ * runs.  timer_cancel is the kernel's detach: it also fires before each
+ * expiry.  timer_start and timer_cancel fire under the timer base's raw
  * spinlock (interrupts off), the expiry events in the timer softirq;
  * each probe copies a few fields into the event layer's scratch record,
  * whose per-context slots keep a probe that interrupts another apart
