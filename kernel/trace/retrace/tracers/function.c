@@ -223,9 +223,9 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 
 	if (!on)
 		return;
-	/* Read once: a switch meanwhile must not hook the call twice. */
-	graph = READ_ONCE(rt_graph_on) && (on & RT_FN_ON_TOP);
 	if (unlikely(on & RT_FN_ON_INSTANCES)) {
+		/* Read once: a switch meanwhile must not hook the call twice. */
+		graph = READ_ONCE(rt_graph_on) && (on & RT_FN_ON_TOP);
 		check = true;	/* the site may be only an instance's */
 		if (on & RT_FN_ON_SCOPES)
 			rt_fn_hit_scopes(ip, parent_ip, pc);
@@ -240,6 +240,9 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	}
 	if (READ_ONCE(rt_fn_gated) && !rt_fn_gate_passes())
 		return;
+	/* Without instances, after the gate: a gated hit reads no more. */
+	if (!(on & RT_FN_ON_INSTANCES))
+		graph = READ_ONCE(rt_graph_on);
 	if (graph) {
 		rt_graph_entry(ip, parent_slot, check, true);
 		return;
@@ -325,7 +328,8 @@ static bool rt_fn_runs_graph(const struct rt_fn_scope *sc)
  * -ENOMEM (the old array then stays).
  */
 static int rt_fn_publish_running(struct rt_fn_running **slot,
-				 bool (*runs)(const struct rt_fn_scope *sc))
+				 bool (*runs)(const struct rt_fn_scope *sc),
+				 u8 on_bit)
 {
 	struct rt_fn_running *old = *slot, *next = NULL;
 	struct rt_fn_scope *sc;
@@ -354,9 +358,7 @@ static int rt_fn_publish_running(struct rt_fn_running **slot,
 				next->sc[next->nr++] = sc;
 	}
 	if (next)
-		WRITE_ONCE(rt_fn_on, rt_fn_on | (slot == &rt_fn_running ?
-						 RT_FN_ON_SCOPES :
-						 RT_FN_ON_GRAPHS));
+		WRITE_ONCE(rt_fn_on, rt_fn_on | on_bit);
 	/* Pairs with the acquire in rt_fn_hit_scopes(), rt_graph_entry(). */
 	smp_store_release(slot, next);
 	rt_wait_preempt_readers();
@@ -379,8 +381,10 @@ int rt_fn_sync(void)
 
 	lockdep_assert_held(&rt_callsite_lock);
 	/* May wait for readers: before the flags, which then agree. */
-	ret = rt_fn_publish_running(&rt_fn_running, rt_fn_runs_function);
-	ret2 = rt_fn_publish_running(&rt_graph_running, rt_fn_runs_graph);
+	ret = rt_fn_publish_running(&rt_fn_running, rt_fn_runs_function,
+				    RT_FN_ON_SCOPES);
+	ret2 = rt_fn_publish_running(&rt_graph_running, rt_fn_runs_graph,
+				     RT_FN_ON_GRAPHS);
 	ret = ret ?: ret2;
 	WRITE_ONCE(rt_graph_on, rt_graph_selected && rt_ftrace_enabled);
 	on = ((rt_fn_selected || rt_graph_selected) && rt_ftrace_enabled ?

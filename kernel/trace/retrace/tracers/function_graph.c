@@ -170,10 +170,13 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check,
 	/* With tracing_thresh only returns are recorded (the slow ones). */
 	if (READ_ONCE(rt_tracing_thresh_ns))
 		goto exit;
-	/* __ffs(), not for_each_set_bit(): nothing traceable in here. */
+	/*
+	 * __ffs(), not for_each_set_bit(): nothing traceable in here.  A
+	 * bit is set only where rt_recording() said yes just above.
+	 */
 	for (; mask; mask &= mask - 1) {
 		tr = rt_graph_tr_of(__ffs(mask));
-		if (!tr || !rt_recording(tr))
+		if (!tr)
 			continue;
 		e = rt_reserve_entry(tr, &h, rt_graph_ent_type.type,
 				     sizeof(*e), pc);
