@@ -85,6 +85,7 @@ enum rt_option {
 	RT_OPT_BLOCK,
 	RT_OPT_SCHED_TREE,
 	RT_OPT_EVENT_FORK,
+	RT_OPT_PAUSE_ON_TRACE,
 	RT_OPT_NR,
 };
 

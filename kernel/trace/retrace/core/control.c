@@ -311,6 +311,7 @@ const char *const rt_option_names[RT_OPT_NR] = {
 	[RT_OPT_BLOCK]		= "block",
 	[RT_OPT_SCHED_TREE]	= "sched-tree",
 	[RT_OPT_EVENT_FORK]	= "event-fork",
+	[RT_OPT_PAUSE_ON_TRACE]	= "pause-on-trace",
 };
 
 /* Core options, then the current tracer's own while it is current. */
@@ -416,7 +417,7 @@ static const char rt_readme_core[] =
 	"  trace_options        print-parent sym-offset sym-addr verbose raw\n"
 	"                       hex bin latency-format overwrite stacktrace\n"
 	"                       userstacktrace sym-userobj block sched-tree\n"
-	"                       event-fork;\n"
+	"                       event-fork pause-on-trace;\n"
 	"                       'echo noNAME' clears NAME\n"
 	"  trace_marker         a write becomes a record in the buffer\n"
 	"  buffer_size_kb       KiB per CPU; change only with tracer nop;\n"

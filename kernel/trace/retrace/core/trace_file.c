@@ -37,6 +37,7 @@ struct rt_reader {
 	u64			ts_lo, ts_hi;	/* snapshot: its records */
 	bool			consume;
 	bool			snap;		/* the snapshot file */
+	bool			paused;		/* pause-on-trace held the buffer */
 	struct rt_buffer	*snap_shown;	/* its header's, or NULL */
 	bool			header_done;
 	bool			started;
@@ -417,6 +418,17 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 		rt_instance_put(tr);
 		return -ENOMEM;
 	}
+	/*
+	 * pause-on-trace: the live buffer takes no records while this
+	 * reader of "trace" is open.  The buffer's own disable count does
+	 * it, so writers pay nothing new and readers nest; tracing_on
+	 * still reads as it was.  The buffer structure is the instance's
+	 * for life (swaps exchange its rings, not the structure).
+	 */
+	if (!consume && !snap && rt_opt(tr, RT_OPT_PAUSE_ON_TRACE)) {
+		rt_buffer_record_disable(tr->buffer);
+		r->paused = true;
+	}
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
@@ -438,7 +450,11 @@ int rt_snapshot_open(struct inode *inode, struct file *file)
 
 int rt_trace_release(struct inode *inode, struct file *file)
 {
-	rt_reader_free(file->private_data);
+	struct rt_reader *r = file->private_data;
+
+	if (r && r->paused)
+		rt_buffer_record_enable(r->tr->buffer);
+	rt_reader_free(r);
 	/* Pinned since open: i_private is still the instance. */
 	rt_instance_put(inode->i_private);
 	return 0;
