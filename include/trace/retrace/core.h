@@ -115,6 +115,10 @@ enum rt_option {
  * @dir:         its tracing directory
  * @tracer:      the current tracer, under rt_trace_lock
  * @max_latency: tracing_max_latency, in microseconds
+ * @paused:      readers of "trace" open with pause-on-trace
+ *               (core/trace_file.c), under rt_max_lock; while it is
+ *               not 0 the buffer takes no records and nothing swaps
+ *               it with @max_buffer (a new max or a snapshot)
  * @on:          its tracing_on switch: read locklessly by every
  *               record, written from any context (tracing_on() and
  *               tracing_off() for the top level)
@@ -145,6 +149,7 @@ struct rt_instance {
 	struct irq_work		pipe_work;
 	wait_queue_head_t	pipe_wq;
 	int			on;
+	int			paused;
 	const char		*name;
 	int			ref;
 	struct list_head	list;

@@ -101,6 +101,16 @@ static bool rt_max_take_one(void)
 		mutex_unlock(&rt_max_lock);
 		return true;
 	}
+	/*
+	 * A pause-on-trace reader is open: the live rings took none of
+	 * the section's records since, and the max buffer is what it may
+	 * be reading.  The report is dropped, as upstream drops a max
+	 * while its tracing is stopped.
+	 */
+	if (tr->paused) {
+		mutex_unlock(&rt_max_lock);
+		return true;
+	}
 	if (!tr->max_buffer) {
 		ret = -ENODEV;
 	} else {

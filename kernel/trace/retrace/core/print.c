@@ -250,7 +250,13 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	if (unlikely(hook) && first)
 		hook(tr, first, first_size);
 	preempt_enable_notrace();
-	return cnt;
+	/*
+	 * Nothing recorded (this CPU is outside tracing_cpumask, a full
+	 * ring that does not overwrite, a pause-on-trace reader): EBADF,
+	 * as upstream says when its reserve fails.  A write cut short
+	 * after its first piece still counts as written.
+	 */
+	return first ? cnt : -EBADF;
 }
 
 static int rt_marker_open(struct inode *inode, struct file *file)

@@ -54,6 +54,11 @@ int rt_snapshot_exchange(struct rt_instance *tr, bool keep)
 	if (ret)
 		return ret;
 	mutex_lock(&rt_max_lock);
+	/* A pause-on-trace reader is open (trace_file.c): EBUSY. */
+	if (tr->paused) {
+		mutex_unlock(&rt_max_lock);
+		return -EBUSY;
+	}
 	if (!keep)
 		rt_buffer_reset(tr->max_buffer);
 	ret = rt_buffer_swap(tr->buffer, tr->max_buffer);

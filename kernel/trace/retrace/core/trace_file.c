@@ -423,10 +423,16 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 	 * reader of "trace" is open.  The buffer's own disable count does
 	 * it, so writers pay nothing new and readers nest; tracing_on
 	 * still reads as it was.  The buffer structure is the instance's
-	 * for life (swaps exchange its rings, not the structure).
+	 * for life (swaps exchange its rings, not the structure).  Swaps
+	 * are held off too (tr->paused, read under rt_max_lock by every
+	 * swap): a latency tracer's or the snapshot's max buffer is what
+	 * this reader may be showing.
 	 */
 	if (!consume && !snap && rt_opt(tr, RT_OPT_PAUSE_ON_TRACE)) {
+		mutex_lock(&rt_max_lock);
+		tr->paused++;
 		rt_buffer_record_disable(tr->buffer);
+		mutex_unlock(&rt_max_lock);
 		r->paused = true;
 	}
 	file->private_data = r;
@@ -452,8 +458,12 @@ int rt_trace_release(struct inode *inode, struct file *file)
 {
 	struct rt_reader *r = file->private_data;
 
-	if (r && r->paused)
+	if (r && r->paused) {
+		mutex_lock(&rt_max_lock);
 		rt_buffer_record_enable(r->tr->buffer);
+		r->tr->paused--;
+		mutex_unlock(&rt_max_lock);
+	}
 	rt_reader_free(r);
 	/* Pinned since open: i_private is still the instance. */
 	rt_instance_put(inode->i_private);
