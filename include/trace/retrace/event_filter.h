@@ -135,6 +135,22 @@ static inline const char *rt_field_tail(const void *rec, unsigned int len,
 
 struct rt_filter;
 
+/**
+ * rt_filter_func_bounds - the function a FIELD.function predicate names
+ * @name: a symbol name, or NULL to look @addr up instead
+ * @addr: a text address (when @name is NULL)
+ * @start: out, the function's first byte
+ * @end: out, one past its last byte
+ *
+ * The kernel's is kallsyms (events/filter_func.c); each host program
+ * that compiles filters supplies its own table.  Called only while a
+ * filter is compiled, in process context.
+ *
+ * Return: true when a function was found.
+ */
+bool rt_filter_func_bounds(const char *name, unsigned long long addr,
+			   unsigned long long *start, unsigned long long *end);
+
 int rt_filter_compile(const char *text, const struct rt_event_field *fields,
 		      unsigned int nr_fields, struct rt_filter **out,
 		      int *err_pos);

@@ -8,6 +8,10 @@
  *
  * Integer fields take == != < <= > >= and & (true when any masked bit
  * is set); string fields take == and != with '*' and '?' wildcards.
+ * FIELD.function, for a field the size of a pointer, takes == and !=
+ * against a function, named or given by any address inside it: true
+ * when the field's value lies inside (or, for !=, outside) that
+ * function.  Its bounds are looked up once, at compile time.
  *
  * The parser emits the expression in postfix order.  Evaluation is a
  * loop over that array with a stack of one-bit results held in a u64:
@@ -31,8 +35,11 @@
 enum { RT_OP_PRED, RT_OP_NOT, RT_OP_AND, RT_OP_OR };
 enum {
 	RT_CMP_EQ, RT_CMP_NE, RT_CMP_LT, RT_CMP_LE, RT_CMP_GT, RT_CMP_GE,
-	RT_CMP_MASK,
+	RT_CMP_MASK, RT_CMP_IN, RT_CMP_OUT,
 };
+
+#define RT_FP_FUNC_SUFFIX	".function"
+
 
 #define RT_FILTER_MAX_OPS	(4 * RT_FILTER_MAX_PREDS)
 
@@ -43,6 +50,7 @@ struct rt_filter_pred {
 	unsigned char	is_signed;
 	unsigned char	cmp;
 	unsigned long long val;
+	unsigned long long end;		/* RT_CMP_IN/OUT: [val, end) */
 	char		*str;		/* string fields: the pattern */
 };
 
@@ -218,6 +226,36 @@ static int rt_fp_string(struct rt_fparse *p, char **out)
 	return 0;
 }
 
+/*
+ * The value of a FIELD.function predicate: a number is any address in
+ * the function, a word is its name.  The comparison becomes a range
+ * test, so a record costs two compares and no lookup.
+ */
+static int rt_fp_func(struct rt_fparse *p, struct rt_filter_pred *pr)
+{
+	unsigned int at = p->pos;
+	unsigned long long addr = 0;
+	char *name = NULL;
+	bool found;
+
+	if (pr->cmp != RT_CMP_EQ && pr->cmp != RT_CMP_NE)
+		return rt_fp_fail(p);
+	if (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+		if (rt_fp_number(p, false, &addr))
+			return p->err;
+	} else if (rt_fp_string(p, &name)) {
+		return p->err;
+	}
+	found = rt_filter_func_bounds(name, addr, &pr->val, &pr->end);
+	kfree(name);
+	if (!found) {
+		p->pos = at;
+		return rt_fp_fail(p);
+	}
+	pr->cmp = pr->cmp == RT_CMP_EQ ? RT_CMP_IN : RT_CMP_OUT;
+	return rt_fp_emit(p, RT_OP_PRED, p->f->nr_preds++);
+}
+
 static int rt_fp_pred(struct rt_fparse *p)
 {
 	static const struct { const char *tok; unsigned char cmp; } cmps[] = {
@@ -225,9 +263,11 @@ static int rt_fp_pred(struct rt_fparse *p)
 		{ ">=", RT_CMP_GE }, { "<", RT_CMP_LT }, { ">", RT_CMP_GT },
 		{ "&", RT_CMP_MASK },
 	};
+	const size_t flen = strlen(RT_FP_FUNC_SUFFIX);
 	const struct rt_event_field *fld = NULL;
 	struct rt_filter_pred *pr;
 	unsigned int i, start, len;
+	bool func = false;
 
 	rt_fp_skip(p);
 	start = p->pos;
@@ -236,6 +276,11 @@ static int rt_fp_pred(struct rt_fparse *p)
 	while (rt_fp_namechar(p->s[p->pos], false))
 		p->pos++;
 	len = p->pos - start;
+	if (len > flen && !strncmp(p->s + p->pos - flen, RT_FP_FUNC_SUFFIX,
+				   flen)) {
+		func = true;
+		len -= flen;
+	}
 	for (i = 0; i < p->nr_fields; i++) {
 		if (strlen(p->fields[i].name) == len &&
 		    !strncmp(p->fields[i].name, p->s + start, len)) {
@@ -243,7 +288,9 @@ static int rt_fp_pred(struct rt_fparse *p)
 			break;
 		}
 	}
-	if (!fld || fld->kind == RT_FIELD_BYTES) {
+	if (!fld || fld->kind == RT_FIELD_BYTES ||
+	    (func && (fld->kind != RT_FIELD_INT ||
+		      fld->size != sizeof(long)))) {
 		/* Blamed past the name and its blanks, where upstream puts it. */
 		rt_fp_skip(p);
 		return rt_fp_fail(p);
@@ -265,6 +312,8 @@ static int rt_fp_pred(struct rt_fparse *p)
 	pr->is_signed = fld->is_signed;
 
 	rt_fp_skip(p);
+	if (func)
+		return rt_fp_func(p, pr);
 	if (fld->kind == RT_FIELD_STRING || fld->kind == RT_FIELD_CHARS ||
 	    fld->kind == RT_FIELD_TAIL) {
 		if (pr->cmp != RT_CMP_EQ && pr->cmp != RT_CMP_NE)
@@ -477,6 +526,10 @@ static bool rt_filter_pred_match(const struct rt_filter_pred *pr,
 		return pr->is_signed ? sv > (long long)pr->val : v > pr->val;
 	case RT_CMP_GE:
 		return pr->is_signed ? sv >= (long long)pr->val : v >= pr->val;
+	case RT_CMP_IN:
+		return v >= pr->val && v < pr->end;
+	case RT_CMP_OUT:
+		return v < pr->val || v >= pr->end;
 	default:
 		return (v & pr->val) != 0;
 	}

@@ -5,7 +5,8 @@
  * obey boolean algebra on a few records: !(E) is the negation of E,
  * (E) && (E) and (E) || (E) equal E, and true/false constants act as
  * identities and dominators of && and ||.  The first input byte picks the
- * record so that the fuzzer can steer field values.
+ * record so that the fuzzer can steer field values ($retval may lie in
+ * one of filter_records.h's functions, for FIELD.function).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k = data[0];
 	test_rec_make(&r, k & 1 ? 1 : -1, k & 2 ? 0xffffffff : k, -(int)k,
 		      k, k & 4 ? -32768 : 0, names[(k >> 3) & 3],
-		      k & 32 ? ~0ULL : 0);
+		      k & 32 ? ~0ULL : k & 64 ? 0x1010 : 0);
 	e = strndup((const char *)data + 1, size - 1);
 	w = malloc(2 * strlen(e) + 64);
 	m = eval(e, &r);

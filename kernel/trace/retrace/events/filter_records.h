@@ -24,6 +24,35 @@ static const struct rt_event_field test_fields[] = {
 };
 #define NR_TEST_FIELDS (sizeof(test_fields) / sizeof(test_fields[0]))
 
+/*
+ * The host's text for FIELD.function: two adjacent functions and one
+ * apart, [start, end).  Included once per program, so defined here.
+ */
+static const struct {
+	const char		*name;
+	unsigned long long	start, end;
+} test_funcs[] = {
+	{ "getppid_fn", 0x1000, 0x1100 },
+	{ "next_fn", 0x1100, 0x1180 },
+	{ "far_fn", 0xdead0000, 0xdeadbef0 },
+};
+
+bool rt_filter_func_bounds(const char *name, unsigned long long addr,
+			   unsigned long long *start, unsigned long long *end)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(test_funcs) / sizeof(test_funcs[0]); i++) {
+		if (name ? strcmp(name, test_funcs[i].name) :
+			   addr < test_funcs[i].start || addr >= test_funcs[i].end)
+			continue;
+		*start = test_funcs[i].start;
+		*end = test_funcs[i].end;
+		return true;
+	}
+	return false;
+}
+
 struct test_rec {
 	unsigned char bytes[128];
 	unsigned int len;

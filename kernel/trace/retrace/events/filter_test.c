@@ -253,6 +253,66 @@ static void test_text(void)
 	rt_filter_free(f);
 }
 
+/* FIELD.function: a range test against filter_records.h's functions. */
+static void test_function(void)
+{
+	static const struct { unsigned long long v; const char *e; int m; } t[] = {
+		{ 0x1010, "$retval.function == getppid_fn", 1 },
+		{ 0x1010, "$retval.function == next_fn", 0 },
+		{ 0x1010, "$retval.function != getppid_fn", 0 },
+		{ 0x1010, "$retval.function != next_fn", 1 },
+		{ 0x1010, "$retval.function == 0x10ff", 1 },
+		{ 0x1010, "$retval.function == 0x1100", 0 },
+		{ 0x1010, "$retval.function == 4096", 1 },
+		{ 0x1010, "$retval.function == 'getppid_fn'", 1 },
+		{ 0x1000, "$retval.function == getppid_fn", 1 },
+		{ 0x10ff, "$retval.function == getppid_fn", 1 },
+		{ 0x1100, "$retval.function == getppid_fn", 0 },
+		{ 0x1100, "$retval.function == next_fn", 1 },
+		{ 0x117f, "$retval.function == next_fn", 1 },
+		{ 0x1180, "$retval.function == next_fn", 0 },
+		{ 0x0fff, "$retval.function != getppid_fn", 1 },
+		{ 0xdeadbeef, "$retval.function == far_fn", 1 },
+		{ 0xdeadbeef, "$retval.function == 0xdead0000 && a == 0xdeadbeef", 1 },
+		{ 0xdeadbeef, "!($retval.function == far_fn)", 0 },
+		/* a signed 8-byte field (s is 0x1010 here) works too */
+		{ 0x1010, "s.function == getppid_fn", 1 },
+	};
+	static const struct { const char *e; int pos; } bad[] = {
+		{ "a.function == getppid_fn", 11 },
+		{ "name.function == getppid_fn", 14 },
+		{ "nosuch.function == getppid_fn", 16 },
+		{ "$retval.function < getppid_fn", 19 },
+		{ "$retval.function & 0x1000", 19 },
+		{ "$retval.function == nosuch_fn", 20 },
+		{ "$retval.function == 0x5", 20 },
+		{ "$retval.function == 0x10z", 24 },
+		{ "$retval.function ==", 19 },
+		{ ".function == getppid_fn", 0 },
+	};
+	struct rt_filter *f;
+	struct test_rec r;
+	unsigned int i;
+	char name[160];
+	int pos, ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		test_rec_make(&r, 1, 0xdeadbeef, 0x1010, 0, 0, "x", t[i].v);
+		snprintf(name, sizeof(name), "filter_function '%s' on 0x%llx",
+			 t[i].e, t[i].v);
+		check(name, eval(t[i].e, &r) == t[i].m);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = NULL;
+		ret = rt_filter_compile(bad[i].e, test_fields, NR_TEST_FIELDS,
+					&f, &pos);
+		snprintf(name, sizeof(name),
+			 "filter_function_error '%s' at %d (got %d, %d)",
+			 bad[i].e, bad[i].pos, ret, pos);
+		check(name, ret == -EINVAL && !f && pos == bad[i].pos);
+	}
+}
+
 int main(void)
 {
 	test_matches();
@@ -262,6 +322,7 @@ int main(void)
 	test_tail();
 	test_chars();
 	test_text();
+	test_function();
 	printf("# filter_test: %d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

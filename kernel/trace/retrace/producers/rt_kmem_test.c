@@ -126,8 +126,10 @@ module_param_cb(last, &rt_kmem_test_last_ops, NULL, 0400);
 
 static int __init rt_kmem_test_init(void)
 {
+	/* Unmerged: kmem_cache_free's records name this cache. */
 	rt_kmem_test_cachep = kmem_cache_create("rt_kmem_test",
-						RT_KMEM_TEST_OBJ, 0, 0, NULL);
+						RT_KMEM_TEST_OBJ, 0,
+						SLAB_NO_MERGE, NULL);
 	return rt_kmem_test_cachep ? 0 : -ENOMEM;
 }
 module_init(rt_kmem_test_init);
