@@ -31,6 +31,17 @@ enum rt_fetch_base {
 	RT_FETCH_IMM,		/* @addr: a constant address */
 	RT_FETCH_SYM,		/* @sym+off: an address the kernel resolves */
 	RT_FETCH_COMM,		/* $comm: the current task's name (a string) */
+	RT_FETCH_ARG,		/* $argN at a function's entry: argument @reg */
+};
+
+/* Highest N of $argN: the arguments past the sixth are on the stack. */
+#define RT_PROBE_MAX_ARGNUM	128
+
+/* What a string argument's address points into (@vfs). */
+enum rt_fetch_vfs {
+	RT_VFS_NONE,
+	RT_VFS_DENTRY,		/* %pd: the value is a struct dentry * */
+	RT_VFS_FILE,		/* %pD: the value is a struct file * */
 };
 
 enum rt_fetch_type {
@@ -44,13 +55,19 @@ enum rt_fetch_type {
  * struct rt_probe_arg - one fetch argument
  * @name: field name: NAME= if given, else argN (N: its position from 1)
  * @base: where the value starts, see enum rt_fetch_base
- * @reg: pt_regs word index for RT_FETCH_REG
+ * @reg: pt_regs word index for RT_FETCH_REG; argument index from 0
+ *	for RT_FETCH_ARG
  * @imm: address for RT_FETCH_IMM; offset from @sym for RT_FETCH_SYM
  * @sym: symbol for RT_FETCH_SYM, else NULL
  * @nr_deref: number of memory reads that follow the base
  * @deref: their offsets, innermost first.  Every read but the last is a
  *	pointer-sized load; the last loads @size bytes, except for
  *	strings, whose last step only forms the address
+ * @user: bit i set: deref[i] reads user memory (+u<offset>)
+ * @ustr: a string read from user memory (ustring, or a string whose
+ *	last step is +u<offset>)
+ * @vfs: enum rt_fetch_vfs: a string that is the name of the dentry or
+ *	file the value points to (%pd, %pD)
  * @type: see enum rt_fetch_type; the default is RT_FETCH_U64
  * @size: bytes loaded (the container for bitfields)
  * @is_signed: print and compare as signed
@@ -67,6 +84,9 @@ struct rt_probe_arg {
 	char		*sym;
 	unsigned int	nr_deref;
 	long		*deref;
+	unsigned int	user;
+	unsigned char	ustr;
+	unsigned char	vfs;
 	unsigned char	type;
 	unsigned char	size;
 	unsigned char	is_signed;

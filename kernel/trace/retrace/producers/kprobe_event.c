@@ -23,6 +23,8 @@
 #define pr_fmt(fmt) "retrace: " fmt
 
 #include <linux/tracefs.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -89,9 +91,37 @@ static bool rt_kp_is_ret(const struct rt_kprobe *tk)
 /* ---- the hit path -------------------------------------------------------- */
 
 /*
+ * One read of @size bytes at @addr, from user memory for @user (a +u
+ * step), else kernel memory; either way a bad address is a fault, not
+ * an oops, in any context.
+ */
+static bool rt_kp_read(void *dst, unsigned long addr, unsigned int size,
+		       bool user)
+{
+	if (user)
+		return !copy_from_user_nofault(dst, (const void __user *)addr,
+					       size);
+	return !copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
+/*
+ * %pd and %pD: the value points to a dentry, or a file whose dentry it
+ * is; the string is the dentry's name.  Return: the name's address.
+ */
+static bool rt_kp_vfs_name(const struct rt_probe_arg *a, unsigned long *v)
+{
+	if (a->vfs == RT_VFS_FILE &&
+	    !rt_kp_read(v, *v + offsetof(struct file, f_path.dentry),
+			sizeof(*v), false))
+		return false;
+	return rt_kp_read(v, *v + offsetof(struct dentry, d_name.name),
+			  sizeof(*v), false);
+}
+
+/*
  * Compute one argument.  Numbers land in *@val; for strings *@val is
  * the address the string starts at.  Every memory access goes through
- * copy_from_kernel_nofault(), so a bad address is a fault, not an oops.
+ * rt_kp_read(), so a bad address is a fault, not an oops.
  */
 static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 			u64 *val)
@@ -102,6 +132,9 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 	switch (a->base) {
 	case RT_FETCH_REG:
 		v = rt_arch_reg(regs, a->reg);
+		break;
+	case RT_FETCH_ARG:
+		v = regs_get_kernel_argument(regs, a->reg);
 		break;
 	case RT_FETCH_STACKP:
 		v = kernel_stack_pointer(regs);
@@ -117,9 +150,12 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 		break;
 	}
 	for (i = 0; i < a->nr_deref; i++) {
+		bool user = a->user & (1U << i);
+
 		addr = v + a->deref[i];
-		if (i + 1 < a->nr_deref) {
-			if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
+		/* A %pd/%pD value is a pointer: its last step loads it. */
+		if (i + 1 < a->nr_deref || a->vfs) {
+			if (!rt_kp_read(&v, addr, sizeof(v), user))
 				return false;
 			continue;
 		}
@@ -128,8 +164,10 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 			break;
 		}
 		*val = 0;
-		return !copy_from_kernel_nofault(val, (void *)addr, a->size);
+		return rt_kp_read(val, addr, a->size, user);
 	}
+	if (a->vfs && !rt_kp_vfs_name(a, &v))
+		return false;
 	*val = v;
 	return true;
 }
@@ -148,7 +186,11 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 		long n = -EFAULT;
 		u32 loc;
 
-		if (ok && room > 1)
+		if (ok && room > 1 && a->ustr)
+			n = strncpy_from_user_nofault((char *)rec + *len,
+						      (const void __user *)(unsigned long)v,
+						      room);
+		else if (ok && room > 1)
 			n = strncpy_from_kernel_nofault((char *)rec + *len,
 							(void *)(unsigned long)v,
 							room);
@@ -1214,8 +1256,10 @@ static struct rt_readme_part rt_kp_readme = {
 		"  dynamic_events       every event made by writing a definition: here\n"
 		"                       the kprobe events, with kprobe_events' syntax\n"
 		"     fetcharg: %<register>, @<address>, @<symbol>[+|-<offset>], $comm,\n"
-		"               $stack<index>, $stack, $retval, +|-<offset>(<fetcharg>)\n"
-		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, string,\n"
+		"               $stack<index>, $stack, $retval, $arg<N> (at SYM+0),\n"
+		"               +|-[u]<offset>(<fetcharg>) (u: user memory)\n"
+		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, string, ustring,\n"
+		"           %pd/%pD (a dentry's or a file's name),\n"
 		"           b<bit-width>@<bit-offset>/<container-size>\n"
 		"  kprobe_profile       hits and misses of each probe\n",
 };

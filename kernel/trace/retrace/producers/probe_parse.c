@@ -166,6 +166,9 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		{ "x8", RT_FETCH_U8, 1, 0, 1 }, { "x16", RT_FETCH_U16, 2, 0, 1 },
 		{ "x32", RT_FETCH_U32, 4, 0, 1 }, { "x64", RT_FETCH_U64, 8, 0, 1 },
 		{ "string", RT_FETCH_STRING, 0, 0 },
+		{ "ustring", RT_FETCH_STRING, 0, 0 },
+		{ "%pd", RT_FETCH_STRING, 0, 0 },
+		{ "%pD", RT_FETCH_STRING, 0, 0 },
 	};
 	unsigned long w, o, c;
 	const char *at, *sl;
@@ -177,6 +180,9 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 			a->size = types[i].size;
 			a->is_signed = types[i].sgn;
 			a->hex = types[i].hex;
+			a->ustr = t[0] == 'u' && a->type == RT_FETCH_STRING;
+			a->vfs = t[0] != '%' ? RT_VFS_NONE :
+				 t[2] == 'd' ? RT_VFS_DENTRY : RT_VFS_FILE;
 			return 0;
 		}
 	}
@@ -199,22 +205,32 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 	return 0;
 }
 
-/* Append a memory read at @off to the deref list (innermost first). */
+/*
+ * Append a memory read at @off to the deref list (innermost first);
+ * @user: it reads user memory.
+ */
 static int rt_pp_deref(struct rt_pparse *p, struct rt_probe_arg *a, long off,
-		       unsigned int room)
+		       unsigned int room, bool user)
 {
 	if (!a->deref) {
 		a->deref = kcalloc(room, sizeof(*a->deref), GFP_KERNEL);
 		if (!a->deref)
 			return rt_pp_fail(p, -ENOMEM, "out of memory");
 	}
+	if (user)
+		a->user |= 1U << a->nr_deref;
 	a->deref[a->nr_deref++] = off;
 	return 0;
 }
 
-/* The innermost part: %REG, $stack[N], $retval, @ADDR or @SYM[+|-off]. */
+/*
+ * The innermost part: %REG, $stack[N], $retval, $argN, @ADDR or
+ * @SYM[+|-off].  @entry: the probe is at a function's first byte, where
+ * $argN means the Nth argument.
+ */
 static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
-		      const char *s, size_t n, char cmd, unsigned int room)
+		      const char *s, size_t n, char cmd, bool entry,
+		      unsigned int room)
 {
 	unsigned long v;
 	char reg[16];
@@ -242,6 +258,18 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		a->base = RT_FETCH_RETVAL;
 		return 0;
 	}
+	if (n > 4 && !strncmp(s, "$arg", 4)) {
+		/* Decimal, from 1, as $stackN is. */
+		if (!rt_pp_number(s + 4, n - 4, &v) || !v ||
+		    v > RT_PROBE_MAX_ARGNUM || memchr(s + 4, 'x', n - 4) ||
+		    memchr(s + 4, 'X', n - 4))
+			return rt_pp_fail_at(p, -EINVAL, "bad $arg number", s);
+		if (!entry)
+			return rt_pp_fail_at(p, -EINVAL, "$arg<N> is only at a function's entry (SYM or SYM+0)", s);
+		a->base = RT_FETCH_ARG;
+		a->reg = v - 1;
+		return 0;
+	}
 	if (n >= 6 && !strncmp(s, "$stack", 6)) {
 		a->base = RT_FETCH_STACKP;
 		if (n == 6)
@@ -250,7 +278,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		if (!rt_pp_number(s + 6, n - 6, &v) || v > 4096 ||
 		    memchr(s + 6, 'x', n - 6) || memchr(s + 6, 'X', n - 6))
 			return rt_pp_fail_at(p, -EINVAL, "bad $stack index", s);
-		return rt_pp_deref(p, a, v * sizeof(unsigned long), room);
+		return rt_pp_deref(p, a, v * sizeof(unsigned long), room, false);
 	}
 	if (n > 1 && s[0] == '@') {
 		const char *off = NULL;
@@ -261,7 +289,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 				return rt_pp_fail_at(p, -EINVAL, "bad address", s);
 			a->base = RT_FETCH_IMM;
 			a->imm = v;
-			return rt_pp_deref(p, a, 0, room);
+			return rt_pp_deref(p, a, 0, room, false);
 		}
 		for (i = 1; i < n; i++) {
 			if (s[i] == '+' || s[i] == '-') {
@@ -279,17 +307,17 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		a->sym = rt_pp_dup(p, s + 1, (off ? off : s + n) - s - 1);
 		if (!a->sym)
 			return -ENOMEM;
-		return rt_pp_deref(p, a, 0, room);
+		return rt_pp_deref(p, a, 0, room, false);
 	}
 	return rt_pp_fail_at(p, -EINVAL, "unknown fetch argument", s);
 }
 
 static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
-		     const char *tok, char cmd, unsigned int idx)
+		     const char *tok, char cmd, bool entry, unsigned int idx)
 {
 	char gen[16];
 	const char *eq, *colon, *f, *end, *q, *bad;
-	unsigned int nprefix = 0, room, i;
+	unsigned int nprefix = 0, room, i, user = 0;
 	long *prefix = NULL;
 	unsigned long off;
 	size_t n;
@@ -360,23 +388,37 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		if (!prefix)
 			return rt_pp_fail(p, -ENOMEM, "out of memory");
 	}
+	/*
+	 * +|-[u]<offset>(: 'u' reads user memory at that step.  The steps
+	 * fit the bits of @user: each takes four bytes of the body at least.
+	 */
+	_Static_assert(RT_PROBE_MAX_ARG_BODY / 4 + 1 < 32, "deref steps");
 	for (q = f, i = 0; i < nprefix; i++) {
 		const char *paren = strchr(q, '(');
+		bool u = q[1] == 'u';
 
-		if (!rt_pp_number(q + 1, paren - q - 1, &off)) {
+		if (!rt_pp_number(q + 1 + u, paren - q - 1 - u, &off)) {
 			kfree(prefix);
 			return rt_pp_fail_at(p, -EINVAL, "bad offset", q);
 		}
+		user |= (unsigned int)u << i;
 		prefix[i] = *q == '-' ? -(long)off : (long)off;
 		q = paren + 1;
 	}
-	ret = rt_pp_base(p, a, q, n, cmd, room);
+	ret = rt_pp_base(p, a, q, n, cmd, entry, room);
 	/* Innermost deref first: the prefixes in reverse order. */
 	for (i = nprefix; !ret && i > 0; i--)
-		ret = rt_pp_deref(p, a, prefix[i - 1], room);
+		ret = rt_pp_deref(p, a, prefix[i - 1], room,
+				  user & (1U << (i - 1)));
 	kfree(prefix);
 	if (ret)
 		return ret;
+	/* A string whose address comes from a user read is a user string. */
+	if (a->type == RT_FETCH_STRING && a->nr_deref &&
+	    (a->user & (1U << (a->nr_deref - 1))))
+		a->ustr = 1;
+	if (a->vfs && a->ustr)
+		return rt_pp_fail_at(p, -EINVAL, "%pd and %pD name kernel objects", f);
 	if (a->base == RT_FETCH_COMM) {
 		if (nprefix)
 			return rt_pp_fail_at(p, -EINVAL, "$comm cannot be dereferenced", q);
@@ -386,8 +428,11 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		a->size = 0;
 		return 0;
 	}
-	/* A register's or a stack slot's value is not where a string is. */
-	if (a->type == RT_FETCH_STRING && !nprefix &&
+	/*
+	 * A register's or a stack slot's value is not where a string is;
+	 * it may point to the dentry or file whose name %pd or %pD takes.
+	 */
+	if (a->type == RT_FETCH_STRING && !nprefix && !a->vfs &&
 	    a->base != RT_FETCH_IMM && a->base != RT_FETCH_SYM)
 		return rt_pp_fail_at(p, -EINVAL, "a string needs +|-offs(...), @ADDR or @SYM",
 				     colon + 1);
@@ -695,7 +740,9 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 			    !strncmp(d->args[j].name, eq ? buf : gen, k))
 				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
 		if (!ret)
-			ret = rt_pp_arg(&p, a, buf, d->cmd, i + 1);
+			ret = rt_pp_arg(&p, a, buf, d->cmd,
+					d->cmd == 'p' && d->sym && !d->offset,
+					i + 1);
 		if (!ret)
 			rt_pp_list_arg(d->args_text, a, buf, i);
 		kfree(buf);

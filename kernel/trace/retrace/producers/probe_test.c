@@ -247,6 +247,31 @@ static void test_types(void)
 	      d->args[0].size == 4 && d->args[1].size == 1 &&
 	      d->args[2].bf_width == 64 && !strcmp(d->args[0].name, "arg1"));
 	rt_probe_def_free(d);
+	d = parse("p f $arg1 b=$arg6 $arg7 +8($arg2):u32");
+	check("$argN at entry", d && d->args[0].base == RT_FETCH_ARG &&
+	      d->args[0].reg == 0 && d->args[1].reg == 5 &&
+	      d->args[2].reg == 6 && d->args[3].base == RT_FETCH_ARG &&
+	      d->args[3].nr_deref == 1 && !d->args[3].user);
+	rt_probe_def_free(d);
+	d = parse("p f+0 $arg128");
+	check("$argN at SYM+0, the highest N",
+	      d && d->args[0].base == RT_FETCH_ARG && d->args[0].reg == 127);
+	rt_probe_def_free(d);
+	d = parse("p f a=+0($arg2):ustring b=+u0($arg2):string c=+u8(+0(%di)):u64 e=+0(+u8(%di)):string");
+	check("user memory: ustring, +u as the string's step, +u inside",
+	      d && d->args[0].ustr && !d->args[0].user &&
+	      d->args[1].ustr && d->args[1].user == 1 &&
+	      !d->args[2].ustr && d->args[2].user == 2 &&
+	      d->args[2].nr_deref == 2 && !d->args[3].ustr &&
+	      d->args[3].user == 1);
+	rt_probe_def_free(d);
+	d = parse("p f $arg1:%pd n=%si:%pD +8(%di):%pd");
+	check("%pd and %pD on a pointer, a register or a deref",
+	      d && d->args[0].vfs == RT_VFS_DENTRY &&
+	      d->args[0].type == RT_FETCH_STRING && !d->args[0].nr_deref &&
+	      d->args[1].vfs == RT_VFS_FILE && d->args[2].vfs == RT_VFS_DENTRY &&
+	      d->args[2].nr_deref == 1 && !d->args[0].ustr);
+	rt_probe_def_free(d);
 	d = parse("p f +0(%di):string @jiffies:u32");
 	check("type string via deref, typed @SYM",
 	      d && d->args[0].type == RT_FETCH_STRING &&
@@ -291,6 +316,14 @@ static void test_errors(void)
 		{ "p:e f $comm:x64", -EINVAL }, { "p:e f +10($comm)", -EINVAL },
 		{ "p:e f $comm:u8", -EINVAL }, { "p:e f $commx", -EINVAL },
 		{ "p:e f %di:x128", -EINVAL }, { "p:e f %di:x", -EINVAL },
+		{ "p:e f $arg0", -EINVAL }, { "p:e f $arg129", -EINVAL },
+		{ "p:e f $arg", -EINVAL }, { "p:e f $argx", -EINVAL },
+		{ "p:e f $arg0x1", -EINVAL }, { "p:e f+4 $arg1", -EINVAL },
+		{ "r:e f $arg1", -EINVAL }, { "p:e f%return $arg1", -EINVAL },
+		{ "p:e 0x1000 $arg1", -EINVAL }, { "p:e f $arg1:ustring", -EINVAL },
+		{ "p:e f +u(%di)", -EINVAL }, { "p:e f +ux8(%di)", -EINVAL },
+		{ "p:e f +u0(%di):%pd", -EINVAL }, { "p:e f %di:%px", -EINVAL },
+		{ "p:e f +0(%di):%pd%", -EINVAL },
 		{ "p10:e f", -EINVAL }, { "r0:e f", -EINVAL },
 		{ "r4097:e f", -EINVAL }, { "r1000000 f", -EINVAL },
 		{ "r10fuzz:e f", -EINVAL }, { "r10: f", -EINVAL },
