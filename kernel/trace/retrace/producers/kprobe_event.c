@@ -66,6 +66,8 @@ struct rt_kprobe {
 	struct rt_event_field	*fields;	/* meta fields, then arguments */
 	unsigned int		nr_meta;
 	unsigned int		fault_off;	/* bitmap, one bit per argument */
+	/* return probes: arguments saved at entry, up to the highest $argN */
+	unsigned int		nr_entry_args;
 	unsigned int		fixed_len;	/* strings are appended here */
 	char			*print_fmt;
 	char			*fault_name;	/* "__probe_fault[N]" */
@@ -121,10 +123,11 @@ static bool rt_kp_vfs_name(const struct rt_probe_arg *a, unsigned long *v)
 /*
  * Compute one argument.  Numbers land in *@val; for strings *@val is
  * the address the string starts at.  Every memory access goes through
- * rt_kp_read(), so a bad address is a fault, not an oops.
+ * rt_kp_read(), so a bad address is a fault, not an oops.  @entry_args:
+ * a return probe's arguments as its function's entry saw them.
  */
 static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
-			u64 *val)
+			const unsigned long *entry_args, u64 *val)
 {
 	unsigned long v, addr;
 	unsigned int i;
@@ -134,7 +137,8 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 		v = rt_arch_reg(regs, a->reg);
 		break;
 	case RT_FETCH_ARG:
-		v = regs_get_kernel_argument(regs, a->reg);
+		v = entry_args ? entry_args[a->reg] :
+				 regs_get_kernel_argument(regs, a->reg);
 		break;
 	case RT_FETCH_STACKP:
 		v = kernel_stack_pointer(regs);
@@ -173,12 +177,13 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 }
 
 static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
-			unsigned int i, struct pt_regs *regs)
+			unsigned int i, struct pt_regs *regs,
+			const unsigned long *entry_args)
 {
 	const struct rt_probe_arg *a = &tk->def->args[i];
 	const struct rt_event_field *f = &tk->fields[tk->nr_meta + i];
 	u64 v = 0;
-	bool ok = rt_kp_fetch(a, regs, &v);
+	bool ok = rt_kp_fetch(a, regs, entry_args, &v);
 
 	if (a->type == RT_FETCH_STRING) {
 		unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
@@ -213,7 +218,8 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 }
 
 static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
-			 unsigned long ip, unsigned long ret_ip)
+			 unsigned long ip, unsigned long ret_ip,
+			 const unsigned long *entry_args)
 {
 	unsigned long pc = preempt_count();
 	unsigned int len, i, off = sizeof(struct rt_entry);
@@ -236,7 +242,7 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 	memcpy(rec + off, &n, sizeof(n));
 	len = tk->fixed_len;
 	for (i = 0; i < tk->def->nr_args; i++)
-		rt_kp_store(tk, rec, &len, i, regs);
+		rt_kp_store(tk, rec, &len, i, regs, entry_args);
 	rt_event_close(&tk->owner->ev, rec, len, pc);
 out:
 	preempt_enable_notrace();
@@ -246,7 +252,7 @@ static int rt_kp_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct rt_kprobe *tk = container_of(kp, struct rt_kprobe, rp.kp);
 
-	rt_kp_record(tk, regs, (unsigned long)kp->addr, 0);
+	rt_kp_record(tk, regs, (unsigned long)kp->addr, 0, NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(rt_kp_pre_handler);
@@ -266,10 +272,33 @@ static int rt_kp_ret_handler(struct kretprobe_instance *ri,
 	 * when several hook the same call.
 	 */
 	rt_kp_record(tk, regs, (unsigned long)rp->kp.addr,
-		     instruction_pointer(regs));
+		     instruction_pointer(regs),
+		     tk->nr_entry_args ? (unsigned long *)ri->data : NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(rt_kp_ret_handler);
+
+/*
+ * A return probe's $argN: the function's arguments, saved as its entry
+ * saw them in the instance's data (tk->nr_entry_args words), since by
+ * the return their registers hold anything.
+ */
+static int rt_kp_entry_handler(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	unsigned long *saved = (unsigned long *)ri->data;
+	struct rt_kprobe *tk;
+	unsigned int i;
+
+	if (!rp)
+		return 0;
+	tk = container_of(rp, struct rt_kprobe, rp);
+	for (i = 0; i < tk->nr_entry_args; i++)
+		saved[i] = regs_get_kernel_argument(regs, i);
+	return 0;
+}
+NOKPROBE_SYMBOL(rt_kp_entry_handler);
 
 /* ---- printing ------------------------------------------------------------ */
 
@@ -392,8 +421,19 @@ static int rt_kp_register(struct rt_kprobe *tk)
 	}
 	kp->flags = tk->owner->armed ? 0 : KPROBE_FLAG_DISABLED;
 	if (rt_kp_is_ret(tk)) {
+		unsigned int i;
+
 		tk->rp.handler = rt_kp_ret_handler;
 		tk->rp.maxactive = tk->def->maxactive;	/* 0: kprobes' default */
+		tk->nr_entry_args = 0;
+		for (i = 0; i < tk->def->nr_args; i++)
+			if (tk->def->args[i].base == RT_FETCH_ARG)
+				tk->nr_entry_args = max(tk->nr_entry_args,
+							tk->def->args[i].reg + 1U);
+		if (tk->nr_entry_args) {
+			tk->rp.entry_handler = rt_kp_entry_handler;
+			tk->rp.data_size = tk->nr_entry_args * sizeof(long);
+		}
 		ret = register_kretprobe(&tk->rp);
 	} else {
 		kp->pre_handler = rt_kp_pre_handler;
@@ -1258,6 +1298,8 @@ static struct rt_readme_part rt_kp_readme = {
 		"     fetcharg: %<register>, @<address>, @<symbol>[+|-<offset>], $comm,\n"
 		"               $stack<index>, $stack, $retval, $arg<N> (at SYM+0),\n"
 		"               +|-[u]<offset>(<fetcharg>) (u: user memory)\n"
+		"     kernel return probes support: $retval, $arg<N>, $comm\n"
+		"               ($arg<N>: the argument as the entry saw it)\n"
 		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, string, ustring,\n"
 		"           %pd/%pD (a dentry's or a file's name),\n"
 		"           b<bit-width>@<bit-offset>/<container-size>\n"

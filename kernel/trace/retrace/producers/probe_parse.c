@@ -225,8 +225,9 @@ static int rt_pp_deref(struct rt_pparse *p, struct rt_probe_arg *a, long off,
 
 /*
  * The innermost part: %REG, $stack[N], $retval, $argN, @ADDR or
- * @SYM[+|-off].  @entry: the probe is at a function's first byte, where
- * $argN means the Nth argument.
+ * @SYM[+|-off].  @entry: the probe is at a function's first byte (or is
+ * its return probe, which saves them there), where $argN means the Nth
+ * argument.
  */
 static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		      const char *s, size_t n, char cmd, bool entry,
@@ -265,7 +266,7 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 		    memchr(s + 4, 'X', n - 4))
 			return rt_pp_fail_at(p, -EINVAL, "bad $arg number", s);
 		if (!entry)
-			return rt_pp_fail_at(p, -EINVAL, "$arg<N> is only at a function's entry (SYM or SYM+0)", s);
+			return rt_pp_fail_at(p, -EINVAL, "$arg<N> is only at a function's entry or return (SYM or SYM+0)", s);
 		a->base = RT_FETCH_ARG;
 		a->reg = v - 1;
 		return 0;
@@ -741,8 +742,7 @@ int rt_probe_parse(const char *line, struct rt_probe_def **out,
 				ret = rt_pp_fail(&p, -EINVAL, "duplicate argument name");
 		if (!ret)
 			ret = rt_pp_arg(&p, a, buf, d->cmd,
-					d->cmd == 'p' && d->sym && !d->offset,
-					i + 1);
+					d->sym && !d->offset, i + 1);
 		if (!ret)
 			rt_pp_list_arg(d->args_text, a, buf, i);
 		kfree(buf);

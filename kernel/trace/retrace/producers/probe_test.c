@@ -253,6 +253,14 @@ static void test_types(void)
 	      d->args[2].reg == 6 && d->args[3].base == RT_FETCH_ARG &&
 	      d->args[3].nr_deref == 1 && !d->args[3].user);
 	rt_probe_def_free(d);
+	d = parse("r f a=$arg1 $retval");
+	check("$argN in a return probe", d && d->cmd == 'r' &&
+	      d->args[0].base == RT_FETCH_ARG && d->args[0].reg == 0);
+	rt_probe_def_free(d);
+	d = parse("p f%return $arg2");
+	check("$argN in SYM%return", d && d->cmd == 'r' &&
+	      d->args[0].base == RT_FETCH_ARG && d->args[0].reg == 1);
+	rt_probe_def_free(d);
 	d = parse("p f+0 $arg128");
 	check("$argN at SYM+0, the highest N",
 	      d && d->args[0].base == RT_FETCH_ARG && d->args[0].reg == 127);
@@ -319,7 +327,6 @@ static void test_errors(void)
 		{ "p:e f $arg0", -EINVAL }, { "p:e f $arg129", -EINVAL },
 		{ "p:e f $arg", -EINVAL }, { "p:e f $argx", -EINVAL },
 		{ "p:e f $arg0x1", -EINVAL }, { "p:e f+4 $arg1", -EINVAL },
-		{ "r:e f $arg1", -EINVAL }, { "p:e f%return $arg1", -EINVAL },
 		{ "p:e 0x1000 $arg1", -EINVAL }, { "p:e f $arg1:ustring", -EINVAL },
 		{ "p:e f +u(%di)", -EINVAL }, { "p:e f +ux8(%di)", -EINVAL },
 		{ "p:e f +u0(%di):%pd", -EINVAL }, { "p:e f %di:%px", -EINVAL },
