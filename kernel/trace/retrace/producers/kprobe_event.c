@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/tlb.h>
 #include <trace/retrace/arch_regs.h>
 #include <trace/retrace/carry.h>
 #include <trace/retrace/event.h>
@@ -191,10 +192,19 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 		long n = -EFAULT;
 		u32 loc;
 
-		if (ok && room > 1 && a->ustr)
+		/*
+		 * copy_from_user_nofault() checks that the loaded mm is
+		 * current's; the string copy does not.  A kernel thread, or
+		 * a hit while another mm is loaded, records a fault rather
+		 * than some other process's bytes.
+		 */
+		if (ok && room > 1 && a->ustr && current->mm &&
+		    nmi_uaccess_okay())
 			n = strncpy_from_user_nofault((char *)rec + *len,
 						      (const void __user *)(unsigned long)v,
 						      room);
+		else if (ok && a->ustr)
+			n = -EFAULT;
 		else if (ok && room > 1)
 			n = strncpy_from_kernel_nofault((char *)rec + *len,
 							(void *)(unsigned long)v,

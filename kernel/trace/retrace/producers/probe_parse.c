@@ -423,7 +423,7 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	if (a->base == RT_FETCH_COMM) {
 		if (nprefix)
 			return rt_pp_fail_at(p, -EINVAL, "$comm cannot be dereferenced", q);
-		if (colon && a->type != RT_FETCH_STRING)
+		if (colon && (a->type != RT_FETCH_STRING || a->ustr || a->vfs))
 			return rt_pp_fail_at(p, -EINVAL, "$comm is a string", colon + 1);
 		a->type = RT_FETCH_STRING;
 		a->size = 0;

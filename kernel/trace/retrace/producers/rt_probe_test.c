@@ -39,13 +39,25 @@ static unsigned long rt_probe_test_calls;
  * Returns a + b + o->small + neg: 0xbfab for the values run passes.
  * noipa keeps gcc from cloning it with the constants folded in.
  */
+/* Loads the argument registers with other values before the return. */
+static noinline __attribute__((__noipa__))
+void rt_probe_test_clobber(long a, long b, long c, long d, long e, long f)
+{
+	barrier();
+}
+
 static noinline __attribute__((__noipa__))
 long rt_probe_test_target(long a, unsigned int b, const char *s,
 			  struct rt_probe_test_obj *o, int neg, const void *bad)
 {
+	long ret;
+
 	WRITE_ONCE(rt_probe_test_calls, rt_probe_test_calls + 1);
 	barrier();
-	return a + b + o->small + neg + (s[0] == 'h' ? 0 : 1) + (bad ? 0 : 1);
+	ret = a + b + o->small + neg + (s[0] == 'h' ? 0 : 1) + (bad ? 0 : 1);
+	/* A return probe's $argN must come from the entry, not these. */
+	rt_probe_test_clobber(101, 102, 103, 104, 105, 106);
+	return ret;
 }
 
 static int rt_probe_test_run(const char *val, const struct kernel_param *kp)
