@@ -379,6 +379,8 @@ static void test_error_positions(void)
 		"p:foo/^bar.1 vfs_read",
 		"p vfs_read ^$retval",
 		"p vfs_read ^$stack10000",
+		"p vfs_read ^$arg10000",		/* N too big */
+		"p vfs_read ^$arg*",			/* no BTF names here */
 		"p vfs_read ^$none_var",
 		"p vfs_read ^%none_reg",
 		"p vfs_read ^@12345678abcde",
