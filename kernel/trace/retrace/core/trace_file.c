@@ -397,6 +397,28 @@ static bool rt_reader_next(struct rt_reader *r)
 	return true;
 }
 
+/*
+ * pause-on-trace: the live buffer takes no records while a reader of
+ * "trace" that paused it is open.  The buffer's own disable count does
+ * it, so writers pay nothing new and readers nest; tracing_on still
+ * reads as it was.  The buffer structure is the instance's for life
+ * (swaps exchange its rings, not the structure).  Swaps are held off
+ * too (tr->paused, read under rt_max_lock by every swap): a latency
+ * tracer's or the snapshot's max buffer is what the reader may show.
+ */
+static void rt_trace_pause(struct rt_instance *tr, bool pause)
+{
+	mutex_lock(&rt_max_lock);
+	if (pause) {
+		tr->paused++;
+		rt_buffer_record_disable(tr->buffer);
+	} else {
+		rt_buffer_record_enable(tr->buffer);
+		tr->paused--;
+	}
+	mutex_unlock(&rt_max_lock);
+}
+
 static int rt_trace_open_common(struct inode *inode, struct file *file,
 				bool consume, bool snap)
 {
@@ -418,21 +440,8 @@ static int rt_trace_open_common(struct inode *inode, struct file *file,
 		rt_instance_put(tr);
 		return -ENOMEM;
 	}
-	/*
-	 * pause-on-trace: the live buffer takes no records while this
-	 * reader of "trace" is open.  The buffer's own disable count does
-	 * it, so writers pay nothing new and readers nest; tracing_on
-	 * still reads as it was.  The buffer structure is the instance's
-	 * for life (swaps exchange its rings, not the structure).  Swaps
-	 * are held off too (tr->paused, read under rt_max_lock by every
-	 * swap): a latency tracer's or the snapshot's max buffer is what
-	 * this reader may be showing.
-	 */
 	if (!consume && !snap && rt_opt(tr, RT_OPT_PAUSE_ON_TRACE)) {
-		mutex_lock(&rt_max_lock);
-		tr->paused++;
-		rt_buffer_record_disable(tr->buffer);
-		mutex_unlock(&rt_max_lock);
+		rt_trace_pause(tr, true);
 		r->paused = true;
 	}
 	file->private_data = r;
@@ -458,12 +467,8 @@ int rt_trace_release(struct inode *inode, struct file *file)
 {
 	struct rt_reader *r = file->private_data;
 
-	if (r && r->paused) {
-		mutex_lock(&rt_max_lock);
-		rt_buffer_record_enable(r->tr->buffer);
-		r->tr->paused--;
-		mutex_unlock(&rt_max_lock);
-	}
+	if (r && r->paused)
+		rt_trace_pause(r->tr, false);
 	rt_reader_free(r);
 	/* Pinned since open: i_private is still the instance. */
 	rt_instance_put(inode->i_private);
