@@ -53,6 +53,15 @@ static unsigned int rt_graph_next_slot = 1;
 static DEFINE_PER_CPU(unsigned long, rt_graph_inside);
 
 /*
+ * graph_stats' loss counters: a hooked return the recursion guard kept
+ * out, and entries or returns the ring buffer refused.  Each leaves a
+ * call drawn open (or closed without its entry).
+ */
+static atomic_long_t rt_graph_ret_guarded = ATOMIC_LONG_INIT(0);
+static atomic_long_t rt_graph_ent_refused = ATOMIC_LONG_INIT(0);
+static atomic_long_t rt_graph_ret_refused = ATOMIC_LONG_INIT(0);
+
+/*
  * The guard, with one transition allowed.  The end of an interrupt
  * (irq_exit_rcu() and what it calls after lowering the preempt count)
  * runs at the level it interrupted, whose bit is held if the interrupt
@@ -184,6 +193,8 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check,
 			e->ip = ip;
 			e->depth = depth;
 			rt_commit(&h);
+		} else {
+			atomic_long_inc(&rt_graph_ent_refused);
 		}
 	}
 exit:
@@ -225,8 +236,10 @@ rt_graph_return(const struct rt_ret_frame *f, int depth, unsigned long retval)
 	if (!mask || now - f->calltime < READ_ONCE(rt_tracing_thresh_ns))
 		goto out;
 	bit = rt_graph_guard_enter(pc);
-	if (!bit)
+	if (!bit) {
+		atomic_long_inc(&rt_graph_ret_guarded);
 		goto out;
+	}
 	for (; mask; mask &= mask - 1) {
 		tr = rt_graph_tr_of(__ffs(mask));
 		if (!tr || !rt_recording(tr))
@@ -241,6 +254,8 @@ rt_graph_return(const struct rt_ret_frame *f, int depth, unsigned long retval)
 			e->rettime = now;
 			e->retval = retval;
 			rt_commit(&h);
+		} else {
+			atomic_long_inc(&rt_graph_ret_refused);
 		}
 	}
 	rt_recursion_exit(&rt_graph_inside, bit);
@@ -407,6 +422,12 @@ static int rt_graph_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "stack_depth: %u\n", RT_RET_STACK_DEPTH);
 	seq_printf(m, "stack_full: %lu\n", rt_ret_stats_full());
 	seq_printf(m, "resync: %lu\n", rt_ret_stats_resync());
+	seq_printf(m, "returns_guarded: %ld\n",
+		   atomic_long_read(&rt_graph_ret_guarded));
+	seq_printf(m, "entries_refused: %ld\n",
+		   atomic_long_read(&rt_graph_ent_refused));
+	seq_printf(m, "returns_refused: %ld\n",
+		   atomic_long_read(&rt_graph_ret_refused));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rt_graph_stats);
@@ -416,7 +437,9 @@ static struct rt_readme_part rt_graph_readme = {
 		"                       what they call: [!]glob[:mod:M]\n"
 		"  graph_stats          return stacks: tasks with one, depth, pushes\n"
 		"                       refused because a stack was full, returns\n"
-		"                       that had to drop frames (resync)\n",
+		"                       that had to drop frames (resync), returns\n"
+		"                       the recursion guard kept out, entries and\n"
+		"                       returns the ring buffer refused\n",
 };
 
 /* events/ftrace/funcgraph_{entry,exit}: named as trace-cmd expects. */
