@@ -119,6 +119,12 @@ enum rt_option {
  *               (core/trace_file.c), under rt_max_lock; while it is
  *               not 0 the buffer takes no records and nothing swaps
  *               it with @max_buffer (a new max or a snapshot)
+ * @raw_subbuf_order: trace_pipe_raw's pages are 4 KiB << this
+ *               (buffer_subbuf_size_kb); written under
+ *               rt_trace_lock, read with or without it
+ * @raw_readers: open trace_pipe_raw files, which took that size at
+ *               open; under rt_trace_lock, and the order cannot
+ *               change while it is not 0 (core/trace_pipe_raw.c)
  * @on:          its tracing_on switch: read locklessly by every
  *               record, written from any context (tracing_on() and
  *               tracing_off() for the top level)
@@ -150,6 +156,8 @@ struct rt_instance {
 	wait_queue_head_t	pipe_wq;
 	int			on;
 	int			paused;
+	unsigned int		raw_subbuf_order;
+	int			raw_readers;
 	const char		*name;
 	int			ref;
 	struct list_head	list;
@@ -314,6 +322,7 @@ static inline struct rt_instance *rt_top_instance(void)
 }
 
 bool rt_recording(struct rt_instance *tr);
+unsigned int rt_raw_subbuf_size(struct rt_instance *tr);
 void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
 		       unsigned int type, unsigned int len, unsigned long pc);
 

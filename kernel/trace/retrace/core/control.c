@@ -432,7 +432,9 @@ static const char rt_readme_core[] =
 	"  printk_formats       address and format of each trace_printk() site\n"
 	"  error_log            the last commands refused, the fault marked by ^\n"
 	"  per_cpu/cpuN/trace_pipe_raw  consuming read of that CPU in binary\n"
-	"                       pages (events/header_page, header_event)\n";
+	"                       pages (events/header_page, header_event)\n"
+	"  buffer_subbuf_size_kb  KiB of those pages: 4 times a power of two,\n"
+	"                       up to 512; EBUSY while a trace_pipe_raw is open\n";
 
 /* Parts registered by other units; only ever added to, at init. */
 static LIST_HEAD(rt_readme_parts);
@@ -519,6 +521,7 @@ void rt_create_control_files(struct rt_instance *tr)
 	tracefs_create_file("tracing_on", 0644, dir, tr, &rt_tracing_on_fops);
 	tracefs_create_file("buffer_size_kb", 0644, dir, tr,
 			    &rt_buffer_size_fops);
+	rt_create_subbuf_file(tr);
 	tracefs_create_file("tracing_cpumask", 0644, dir, tr,
 			    &rt_cpumask_fops);
 	tracefs_create_file("trace_options", 0644, dir, tr,

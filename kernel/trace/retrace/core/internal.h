@@ -47,6 +47,7 @@ void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);
 void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir);
+void rt_create_subbuf_file(struct rt_instance *tr);
 int rt_file_cpu(const struct file *file);
 void rt_create_comm_files(struct dentry *dir);
 void rt_create_printk_formats_file(struct dentry *dir);

@@ -29,15 +29,17 @@ static void rt_raw_put64(u8 *p, u64 v)
 /**
  * rt_raw_page_start - begin packing an empty page
  * @p: the packing state
- * @page: RT_RAW_PAGE_SIZE bytes; cleared here
+ * @page: @size bytes; cleared here
+ * @size: RT_RAW_PAGE_SIZE << order, order 0..RT_RAW_MAX_ORDER
  */
-void rt_raw_page_start(struct rt_raw_page *p, void *page)
+void rt_raw_page_start(struct rt_raw_page *p, void *page, unsigned int size)
 {
 	p->page = page;
+	p->size = size;
 	p->used = 0;
 	p->nr = 0;
 	p->last_ts = 0;
-	memset(page, 0, RT_RAW_PAGE_SIZE);
+	memset(page, 0, size);
 }
 
 /**
@@ -45,10 +47,11 @@ void rt_raw_page_start(struct rt_raw_page *p, void *page)
  * @p: the packing state
  * @ts: its time; a time before the previous record's counts as equal
  * @data: its payload
- * @len: payload bytes, a multiple of 4, at most RT_RAW_REC_SPACE - 16 (4056)
+ * @len: payload bytes, a multiple of 4, at most RT_RAW_MAX_LEN (4056)
  *
- * The record must fit in RT_RAW_REC_SPACE, not in the whole data area:
- * the last RT_RAW_LOST_SIZE bytes are kept for rt_raw_page_finish().
+ * The record must fit in rt_raw_rec_space(), not in the whole data
+ * area: the last RT_RAW_LOST_SIZE bytes are kept for
+ * rt_raw_page_finish().
  *
  * Return: 0, -ENOSPC when it does not fit in what is left of the page
  * (nothing is written), or -EINVAL for a length no page can hold.
@@ -60,7 +63,7 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 	unsigned int need = 4 + len, at = 0;
 	u64 delta;
 
-	if (!len || (len & 3) || len > RT_RAW_REC_SPACE - 16)
+	if (!len || (len & 3) || len > RT_RAW_MAX_LEN)
 		return -EINVAL;
 	if (!p->nr) {
 		/* The first record's time is the page's. */
@@ -72,7 +75,7 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 		need += 8;
 	if (len > RT_RAW_TYPE_MAX_SHORT * 4)
 		need += 4;
-	if (need > RT_RAW_REC_SPACE - p->used)
+	if (need > rt_raw_rec_space(p->size) - p->used)
 		return -ENOSPC;
 
 	if (delta > RT_RAW_DELTA_MAX) {

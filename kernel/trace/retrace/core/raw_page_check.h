@@ -37,11 +37,13 @@
  * For the test and the fuzzer: the largest record payload the packer
  * takes (one that fits in an empty page after a long record's header
  * and a time extend, in the room left by the lost count), the most
- * records a page can hold, and one expected record (its time, payload
+ * records the largest page tried can hold, and one expected record (its time, payload
  * length and the byte its payload is made from).
  */
 #define MAX_LEN		(RT_RAW_REC_SPACE - 16)
-#define MAX_RECS	(RT_RAW_REC_SPACE / 8)
+/* The test and the fuzzer try pages up to 32 KiB (order 3). */
+#define MAX_PAGE	(RT_RAW_PAGE_SIZE << 3)
+#define MAX_RECS	(MAX_PAGE / 8)
 
 struct exp_rec {
 	u64		ts;

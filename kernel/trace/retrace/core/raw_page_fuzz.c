@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for raw_page.c.  After a first byte that chooses the
- * lost count given to each page, every four input bytes are a record:
+ * lost count given to each page (bits 0-1 and the byte) and the page
+ * size (bits 2-3: 4 KiB << 0..3), every four input bytes are a record:
  * a byte for the time since the last (0 to 2^40, or a step back), two
  * for the length (4 to 4056, a multiple of 4) and one for the payload.
  * The records are packed into pages, a new page on -ENOSPC, and each
  * page is read back with raw_page_check.h: every record must come back
  * with its time and payload, -ENOSPC only when it did not fit in the
- * record space (RT_RAW_REC_SPACE), and a page's lost count is always
+ * record space (rt_raw_rec_space()), and a page's lost count is always
  * stored after its data.  The raw input is also decoded as a page; any
  * result but a crash will do.
  */
@@ -19,9 +20,9 @@
 
 static struct rt_raw_page p;
 static struct exp_rec want[MAX_RECS];
-static unsigned int nr, used;
+static unsigned int nr, used, page_size;
 static u64 last;
-static u8 page[RT_RAW_PAGE_SIZE];
+static u8 page[MAX_PAGE];
 static u8 payload[RT_RAW_PAGE_SIZE];
 static u8 copy[RT_RAW_PAGE_SIZE];
 u8 raw_page_fuzz_sink;	/* kept: the decoder's reads are not optimised out */
@@ -76,7 +77,7 @@ static void finish_and_check(u64 missed)
 	unsigned int i;
 
 	rt_raw_page_finish(&p, missed);
-	if (rt_rck_load(&c, page, sizeof(page)))
+	if (rt_rck_load(&c, page, page_size))
 		fail("page header", 0);
 	if (c.size != used || c.page_ts != want[0].ts)
 		fail("page header fields", 0);
@@ -101,7 +102,7 @@ static void finish_and_check(u64 missed)
 
 static void start(void)
 {
-	rt_raw_page_start(&p, page);
+	rt_raw_page_start(&p, page, page_size);
 	nr = 0;
 	used = 0;
 	last = 0;
@@ -142,6 +143,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!size)
 		return 0;
 	mode = data[0];
+	page_size = RT_RAW_PAGE_SIZE << ((mode >> 2) & 3);
 	start();
 	for (i = 1; i + 4 <= size; i += 4) {
 		u8 d = data[i], seed = data[i + 3];
@@ -154,7 +156,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		fill(seed, len);
 		ret = rt_raw_page_add(&p, ts, payload, len);
 		if (ret == -ENOSPC) {
-			if (!nr || used + rec_size(ts, len) <= RT_RAW_REC_SPACE)
+			if (!nr || used + rec_size(ts, len) <=
+				   rt_raw_rec_space(page_size))
 				fail("-ENOSPC with room", nr);
 			missed = mode & 1 ? (u64)mode * ++pages : 0;
 			finish_and_check(missed);
@@ -171,7 +174,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		want[nr].len = len;
 		want[nr].seed = seed;
 		nr++;
-		if (p.used != used || p.nr != nr || used > RT_RAW_REC_SPACE)
+		if (p.used != used || p.nr != nr ||
+		    used > rt_raw_rec_space(page_size))
 			fail("page state", nr);
 	}
 	if (nr)

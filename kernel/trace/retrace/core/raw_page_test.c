@@ -52,7 +52,7 @@ static bool same_payload(const u8 *d, u8 seed, unsigned int len)
 
 static void start(struct rt_raw_page *p, struct model *m)
 {
-	rt_raw_page_start(p, page);
+	rt_raw_page_start(p, page, sizeof(page));
 	memset(m, 0, sizeof(*m));
 }
 
@@ -728,6 +728,75 @@ static void test_decoder_kbuffer_types(void)
 	CHECK(rt_rck_next(&c, &r) == 0 && c.lost == 0);
 }
 
+/*
+ * Larger pages (buffer_subbuf_size_kb): the same rules over more room.
+ * Pages of 4 KiB << 0..3 are filled with random records until one is
+ * refused; the refusal must be for want of room, the lost count must
+ * still fit after the data, every record must decode back, and nothing
+ * past the page's size may be touched.
+ */
+static u8 big[MAX_PAGE + 64];
+static struct exp_rec big_want[MAX_RECS];
+
+static void test_page_sizes(void)
+{
+	unsigned int order, round, n, i, len, size, rec;
+	struct rt_raw_page p;
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	u64 ts = 1ULL << 31, missed;
+	u8 seed = 0;
+	int ret;
+
+	for (order = 0; order <= 3; order++) {
+		size = RT_RAW_PAGE_SIZE << order;
+		CHECK(rt_raw_rec_space(size) == size - 24);
+		for (round = 0; round < 40; round++) {
+			memset(big, 0xa5, sizeof(big));
+			rt_raw_page_start(&p, big, size);
+			for (n = 0;; n++) {
+				ts += random_delta();
+				len = random_len();
+				rec = 4 + len + (len > 112 ? 4 : 0);
+				if (n && ts - big_want[n - 1].ts >= (1ULL << 27))
+					rec += 8;
+				fill(seed, len);
+				ret = rt_raw_page_add(&p, ts, payload, len);
+				if (ret == -ENOSPC) {
+					CHECK(n > 0);
+					CHECK(p.used + rec >
+					      rt_raw_rec_space(size));
+					break;
+				}
+				CHECK(ret == 0 && n < MAX_RECS);
+				big_want[n].ts = ts;
+				big_want[n].len = len;
+				big_want[n].seed = seed++;
+			}
+			CHECK(p.nr == n && p.used <= rt_raw_rec_space(size));
+			/* Pages past the smallest hold more than it could. */
+			if (order)
+				CHECK(p.used > RT_RAW_REC_SPACE);
+			missed = round % 2 ? round * 1000ULL : 0;
+			rt_raw_page_finish(&p, missed);
+			CHECK(rt_rck_load(&c, big, size) == 0);
+			CHECK(c.size == p.used && c.lost == (s64)missed);
+			CHECK(c.missed == !!missed && c.stored == !!missed);
+			CHECK(c.page_ts == big_want[0].ts);
+			for (i = 0; i < n; i++) {
+				CHECK(rt_rck_next(&c, &r) == 1);
+				CHECK(r.ts == big_want[i].ts);
+				CHECK(r.len == big_want[i].len);
+				CHECK(same_payload(r.data, big_want[i].seed,
+						   r.len));
+			}
+			CHECK(rt_rck_next(&c, &r) == 0);
+			for (i = size; i < sizeof(big); i++)
+				CHECK(big[i] == 0xa5);
+		}
+	}
+}
+
 int main(void)
 {
 	test_short();
@@ -750,6 +819,8 @@ int main(void)
 	printf("ok raw_page_decoder_rejects\n");
 	test_decoder_kbuffer_types();
 	printf("ok raw_page_decoder_kbuffer_types\n");
+	test_page_sizes();
+	printf("ok raw_page_page_sizes\n");
 	printf("raw_page_test: %u checks passed\n", checks);
 	return 0;
 }

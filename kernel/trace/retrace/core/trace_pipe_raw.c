@@ -18,10 +18,23 @@
  * through core/pipe_wait.c), unless the file is O_NONBLOCK.  splice()
  * goes through read_iter (copy_splice_read()); with SPLICE_F_NONBLOCK
  * an empty ring gives EAGAIN instead of a wait.
+ *
+ * buffer_subbuf_size_kb chooses the size of the pages handed out, 4 KiB
+ * times a power of two up to 512 KiB.  The ring's own pages stay 4 KiB:
+ * only the packing here changes, so the largest record does not grow
+ * (upstream's larger sub-buffers also take larger records), and the
+ * records already in the ring are kept.  A reader takes the size when
+ * it opens; while any trace_pipe_raw of the instance is open the size
+ * cannot change (EBUSY), so header_page always describes what the open
+ * readers hand out.  rt_instance.raw_subbuf_order and .raw_readers are
+ * both under rt_trace_lock.
  */
 #include <linux/fs.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/tracefs.h>
@@ -34,9 +47,9 @@
  * @tr: the instance, pinned while the file is open
  * @cpu: the CPU whose ring is read
  * @lock: serialises the file's readers
+ * @size: bytes of a page, fixed at open (buffer_subbuf_size_kb)
  * @page: the page being handed out
- * @page_off: bytes of @page already read; RT_RAW_PAGE_SIZE when none
- *	are left
+ * @page_off: bytes of @page already read; @size when none are left
  * @have_rec: @rec was taken from the ring but did not fit in the last
  *	page; it opens the next
  * @lost_seen: the ring's overrun + dropped count last reported
@@ -49,6 +62,7 @@ struct rt_raw_reader {
 	struct rt_instance	*tr;
 	int			cpu;
 	struct mutex		lock;
+	unsigned int		size;
 	u8			*page;
 	unsigned int		page_off;
 	bool			have_rec;
@@ -70,7 +84,7 @@ static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *epoch)
 
 static bool rt_raw_has_data(struct rt_raw_reader *r)
 {
-	return r->page_off < RT_RAW_PAGE_SIZE || r->have_rec ||
+	return r->page_off < r->size || r->have_rec ||
 	       !rt_buffer_empty_cpu(r->tr->buffer, r->cpu);
 }
 
@@ -101,7 +115,7 @@ static bool rt_raw_fill(struct rt_raw_reader *r)
 
 	/* Any record fits in an empty page, so a kept one is never kept twice. */
 	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_REC_SPACE);
-	rt_raw_page_start(&f.p, r->page);
+	rt_raw_page_start(&f.p, r->page, r->size);
 	if (r->have_rec) {
 		r->have_rec = false;
 		rt_raw_take(&f, &r->rec);
@@ -169,8 +183,8 @@ static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		return -EINTR;
 	}
 	while (iov_iter_count(to)) {
-		if (r->page_off < RT_RAW_PAGE_SIZE) {
-			size_t n = min_t(size_t, RT_RAW_PAGE_SIZE - r->page_off,
+		if (r->page_off < r->size) {
+			size_t n = min_t(size_t, r->size - r->page_off,
 					 iov_iter_count(to));
 			size_t got = copy_to_iter(r->page + r->page_off, n, to);
 
@@ -219,13 +233,24 @@ static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
 {
 	struct rt_raw_reader *r = file->private_data;
 	/* Unlocked: a stale answer costs one more poll round. */
-	bool ready = READ_ONCE(r->page_off) < RT_RAW_PAGE_SIZE ||
+	bool ready = READ_ONCE(r->page_off) < r->size ||
 		     READ_ONCE(r->have_rec) || rt_raw_ready(r);
 
 	rt_pipe_poll_wait(r->tr, file, pt, !ready);
 	if (!ready)
 		ready = rt_raw_ready(r);
 	return ready ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/* Release what rt_raw_open() took: the page, the count, the instance. */
+static void rt_raw_reader_free(struct rt_instance *tr, struct rt_raw_reader *r)
+{
+	kvfree(r->page);
+	kfree(r);
+	mutex_lock(&rt_trace_lock);
+	tr->raw_readers--;
+	mutex_unlock(&rt_trace_lock);
+	rt_instance_put(tr);
 }
 
 static int rt_raw_open(struct inode *inode, struct file *file)
@@ -242,16 +267,23 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 	if (ret)
 		return ret;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (r)
-		r->page = kmalloc(RT_RAW_PAGE_SIZE, GFP_KERNEL);
-	if (!r || !r->page) {
-		kfree(r);
+	if (!r) {
 		rt_instance_put(tr);
+		return -ENOMEM;
+	}
+	/* Counted as the size is read: no change slips in between. */
+	mutex_lock(&rt_trace_lock);
+	tr->raw_readers++;
+	r->size = RT_RAW_PAGE_SIZE << tr->raw_subbuf_order;
+	mutex_unlock(&rt_trace_lock);
+	r->page = kvmalloc(r->size, GFP_KERNEL);
+	if (!r->page) {
+		rt_raw_reader_free(tr, r);
 		return -ENOMEM;
 	}
 	r->tr = tr;
 	r->cpu = cpu;
-	r->page_off = RT_RAW_PAGE_SIZE;
+	r->page_off = r->size;
 	mutex_init(&r->lock);
 	/* Losses before the open are not this reader's to report. */
 	r->lost_seen = rt_raw_lost(r, &r->epoch);
@@ -261,11 +293,7 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 
 static int rt_raw_release(struct inode *inode, struct file *file)
 {
-	struct rt_raw_reader *r = file->private_data;
-
-	kfree(r->page);
-	kfree(r);
-	rt_instance_put(inode->i_private);
+	rt_raw_reader_free(inode->i_private, file->private_data);
 	return 0;
 }
 
@@ -277,6 +305,67 @@ static const struct file_operations rt_raw_fops = {
 	.release	= rt_raw_release,
 	.llseek		= noop_llseek,
 };
+
+/**
+ * rt_raw_subbuf_size - bytes of the pages trace_pipe_raw hands out
+ * @tr: the instance
+ *
+ * For events/header_page and buffer_subbuf_size_kb; any context, no
+ * lock (the order is one word, written under rt_trace_lock).
+ *
+ * Return: RT_RAW_PAGE_SIZE << the instance's buffer_subbuf_size_kb order.
+ */
+unsigned int rt_raw_subbuf_size(struct rt_instance *tr)
+{
+	return RT_RAW_PAGE_SIZE << READ_ONCE(tr->raw_subbuf_order);
+}
+EXPORT_SYMBOL_GPL(rt_raw_subbuf_size);
+
+/* buffer_subbuf_size_kb: the page size in KiB. */
+static int rt_subbuf_size_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", rt_raw_subbuf_size(m->private) >> 10);
+	return 0;
+}
+
+/*
+ * A size in KiB, rounded up to 4 KiB times a power of two; 0 or more
+ * than 512 is EINVAL.  EBUSY while a trace_pipe_raw of the instance is
+ * open (it packs pages of the old size).
+ */
+static ssize_t rt_subbuf_size_write(struct file *file,
+				    const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct rt_instance *tr = m->private;
+	unsigned long kb, pages;
+	unsigned int order;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+
+	if (ret)
+		return ret;
+	if (!kb || kb > (RT_RAW_PAGE_SIZE << RT_RAW_MAX_ORDER) >> 10)
+		return -EINVAL;
+	pages = DIV_ROUND_UP(kb << 10, RT_RAW_PAGE_SIZE);
+	order = order_base_2(pages);
+	mutex_lock(&rt_trace_lock);
+	if (order != tr->raw_subbuf_order && tr->raw_readers)
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(tr->raw_subbuf_order, order);
+	mutex_unlock(&rt_trace_lock);
+	return ret ? ret : cnt;
+}
+
+RT_TR_SEQ_FOPS(rt_subbuf_size, rt_subbuf_size_write);
+
+/* buffer_subbuf_size_kb of @tr, in its directory. */
+void rt_create_subbuf_file(struct rt_instance *tr)
+{
+	tracefs_create_file("buffer_subbuf_size_kb", 0644, tr->dir, tr,
+			    &rt_subbuf_size_fops);
+}
 
 /* per_cpu/cpuN/trace_pipe_raw of @tr, in the directory @cpu_dir. */
 void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir)

@@ -87,11 +87,21 @@ static int rt_format_id_show(struct seq_file *m, void *v)
  */
 static int rt_header_page_show(struct seq_file *m, void *v)
 {
+	struct rt_event_dir *edir;
+	unsigned int size;
+
+	/* The data area follows the instance's buffer_subbuf_size_kb. */
+	mutex_lock(&rt_event_lock);
+	edir = rt_file_obj(m->file, &rt_event_lock);
+	size = edir ? rt_raw_subbuf_size(edir->tr) : 0;
+	mutex_unlock(&rt_event_lock);
+	if (!size)
+		return -ENODEV;
 	seq_printf(m, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 		   "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 		   "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 		   "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:1;\n",
-		   RT_RAW_HDR_SIZE, RT_RAW_DATA_SIZE);
+		   RT_RAW_HDR_SIZE, size - RT_RAW_HDR_SIZE);
 	return 0;
 }
 
@@ -145,8 +155,9 @@ int rt_create_ftrace_files(struct rt_event_dir *edir)
 	struct rt_event_format *fmt;
 
 	lockdep_assert_held(&rt_event_dir_lock);
-	tracefs_create_file("header_page", 0444, edir->dir, NULL,
-			    &rt_header_page_fops);
+	edir->files[RT_EDIR_HEADER_PAGE] =
+		tracefs_create_file("header_page", 0444, edir->dir, edir,
+				    &rt_header_page_fops);
 	tracefs_create_file("header_event", 0444, edir->dir, NULL,
 			    &rt_header_event_fops);
 	edir->ftrace_dir = tracefs_create_dir("ftrace", edir->dir);

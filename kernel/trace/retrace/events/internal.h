@@ -22,9 +22,11 @@ struct rt_event_system {
 #define RT_EVENT_NR_FILES	5
 /*
  * events/enable, available_events, set_event, set_event_pid,
- * set_event_notrace_pid.
+ * set_event_notrace_pid and header_page, whose size follows the
+ * instance (ftrace_format.c).
  */
-#define RT_EVENT_DIR_NR_FILES	5
+#define RT_EVENT_DIR_NR_FILES	6
+#define RT_EDIR_HEADER_PAGE	5
 
 /* The two PID lists of an instance's events (event_pid.c). */
 enum rt_pid_list {

@@ -35,9 +35,11 @@
  *                               EAGAIN, then epoll_wait()s at most MS
  *                               ms; prints "READY T0 T1" or "TIMEOUT T0
  *                               T1" as polltimed does
- *   rtio rawpages FD            reads descriptor FD (a trace_pipe_raw
+ *   rtio rawpages FD [SIZE]     reads descriptor FD (a trace_pipe_raw
  *                               the shell holds open) non-blocking, a
- *                               page a read(), until EAGAIN; per page
+ *                               page of SIZE bytes (4096 unless given,
+ *                               at most 524288) a read(), until EAGAIN;
+ *                               per page
  *                               prints "PAGE records lost bytes": the
  *                               records its headers walk to, the lost
  *                               count after the data (-1: the commit
@@ -140,6 +142,8 @@ static void alarm_in(long ms)
  * headers: type_len in bits 0-4).  Written apart from the kernel's
  * packer, from that description, so that each checks the other.
  */
+static size_t raw_size = 4096;
+
 static void raw_page_print(const unsigned char *pg, size_t size)
 {
 	unsigned long long commit, lost = 0;
@@ -148,7 +152,7 @@ static void raw_page_print(const unsigned char *pg, size_t size)
 
 	memcpy(&commit, pg + 8, 8);
 	bytes = commit & ((1ULL << 30) - 1);
-	if (size != 4096 || bytes > size - 16) {
+	if (size != raw_size || bytes > size - 16) {
 		printf("BAD size %zu commit %#llx\n", size, commit);
 		return;
 	}
@@ -403,10 +407,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "rawpages")) {
+		static unsigned char pg[524288];
+
 		fd = atoi(argv[2]);
+		if (argc > 3)
+			raw_size = strtoul(argv[3], NULL, 0);
+		if (raw_size < 16 || raw_size > sizeof(pg))
+			return 2;
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			raw_page_print((unsigned char *)buf, n);
+		while ((n = read(fd, pg, raw_size)) > 0)
+			raw_page_print(pg, n);
 		if (n < 0 && errno != EAGAIN)
 			printf("%s\n", errname(errno));
 		return 0;
