@@ -15,7 +15,8 @@
 
 #define RT_PRINT_MAX		1024
 /*
- * A write to trace_marker keeps at most RT_MARKER_MAX bytes, in records
+ * A write to trace_marker takes at most RT_MARKER_MAX bytes (a longer
+ * one is a short write: the writer sends the rest again), in records
  * of at most RT_MARKER_PIECE bytes of text each (the largest record the
  * ring buffer takes, less the header and the NUL).
  */
@@ -202,13 +203,16 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 /*
  * A write longer than one record goes into several, in order on this
  * CPU, each printed as a line of its own; their texts in order are the
- * write's.
+ * write's.  Returns the bytes taken, up to the end of the last piece
+ * kept (the dropped newline goes with the final piece), at most
+ * RT_MARKER_MAX.
  */
 static ssize_t __no_stack_protector
 rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		loff_t *ppos)
 {
 	unsigned int len = min_t(size_t, cnt, RT_MARKER_MAX), off, n, size;
+	unsigned int taken = 0, max = len;
 	struct rt_instance *tr = file->private_data;
 	struct rt_print_entry *e, *first = NULL;
 	unsigned int first_size = 0;
@@ -235,6 +239,9 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 				first = e;
 				first_size = size;
 			}
+			/* Taken: up to the end of the last piece kept. */
+			if (e)
+				taken = off + n == len ? max : off + n;
 			off += n;
 		} while (off < len);
 	}
@@ -253,10 +260,11 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	/*
 	 * Nothing recorded (this CPU is outside tracing_cpumask, a full
 	 * ring that does not overwrite, a pause-on-trace reader): EBADF,
-	 * as upstream says when its reserve fails.  A write cut short
-	 * after its first piece still counts as written.
+	 * as upstream says when its reserve fails.  Otherwise a short
+	 * write when more than RT_MARKER_MAX bytes came, or when the ring
+	 * refused the last pieces: the writer sends the rest again.
 	 */
-	return first ? cnt : -EBADF;
+	return first ? taken : -EBADF;
 }
 
 static int rt_marker_open(struct inode *inode, struct file *file)
