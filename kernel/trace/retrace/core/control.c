@@ -434,7 +434,8 @@ static const char rt_readme_core[] =
 	"  per_cpu/cpuN/trace_pipe_raw  consuming read of that CPU in binary\n"
 	"                       pages (events/header_page, header_event)\n"
 	"  buffer_subbuf_size_kb  KiB of those pages: 4 times a power of two,\n"
-	"                       up to 512; EBUSY while a trace_pipe_raw is open\n";
+	"                       up to 512; no change while a trace_pipe_raw\n"
+	"                       is open (EBUSY)\n";
 
 /* Parts registered by other units; only ever added to, at init. */
 static LIST_HEAD(rt_readme_parts);

@@ -26,8 +26,9 @@
  * records already in the ring are kept.  A reader takes the size when
  * it opens; while any trace_pipe_raw of the instance is open the size
  * cannot change (EBUSY), so header_page always describes what the open
- * readers hand out.  rt_instance.raw_subbuf_order and .raw_readers are
- * both under rt_trace_lock.
+ * readers hand out.  rt_instance.raw_subbuf_order is written under
+ * rt_trace_lock (and read with or without it), .raw_readers is counted
+ * under it.
  */
 #include <linux/fs.h>
 #include <linux/log2.h>
