@@ -70,6 +70,16 @@ static atomic_long_t rt_graph_ret_refused = ATOMIC_LONG_INIT(0);
  * a call drawn open.  One extra bit lets them in; a real recursion
  * stops at the next level.  Safe because the return stack and the ring
  * buffer already take an interrupt at any point of their updates.
+ *
+ * Only with interrupts disabled, as the end of an interrupt runs.
+ * Traced code the tracer itself calls with interrupts on (waking a
+ * trace_pipe reader: irq_work_queue() -> arch_irq_work_raise(), whose
+ * self-IPI arrives at once) is refused, as the comment above
+ * rt_graph_inside says.  Were it let in, an interrupt landing while
+ * its handler held the transition bit would find both bits of its
+ * level taken when irq_exit_rcu() returns, and lose that return:
+ * graph_stats' returns_guarded.  With interrupts off while the bit is
+ * held, no interrupt nests inside a holder (an NMI has its own level).
  */
 #define RT_GRAPH_TRANSITION	4
 
@@ -78,7 +88,7 @@ static __always_inline unsigned long rt_graph_guard_enter(unsigned long pc)
 	unsigned long bit = rt_recursion_enter(&rt_graph_inside,
 					       rt_context_level(pc));
 
-	if (!bit)
+	if (!bit && irqs_disabled())
 		bit = rt_recursion_enter(&rt_graph_inside,
 					 RT_GRAPH_TRANSITION);
 	return bit;
