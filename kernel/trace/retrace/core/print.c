@@ -203,8 +203,8 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 /*
  * A write longer than one record goes into several, in order on this
  * CPU, each printed as a line of its own; their texts in order are the
- * write's.  Returns the bytes taken, up to the end of the last piece
- * kept (the dropped newline goes with the final piece), at most
+ * write's.  Returns the bytes taken: the pieces kept before the first
+ * refused one (the dropped newline goes with the final piece), at most
  * RT_MARKER_MAX.
  */
 static ssize_t __no_stack_protector
@@ -235,13 +235,17 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		do {
 			n = min_t(unsigned int, len - off, RT_MARKER_PIECE);
 			e = rt_marker_piece(tr, ubuf + off, n, pc, &size);
-			if (e && !first) {
+			/*
+			 * A refused piece ends the write: what was taken is
+			 * always the text's start, the writer sends the rest.
+			 */
+			if (!e)
+				break;
+			if (!first) {
 				first = e;
 				first_size = size;
 			}
-			/* Taken: up to the end of the last piece kept. */
-			if (e)
-				taken = off + n == len ? max : off + n;
+			taken = off + n == len ? max : off + n;
 			off += n;
 		} while (off < len);
 	}
@@ -262,7 +266,7 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	 * ring that does not overwrite, a pause-on-trace reader): EBADF,
 	 * as upstream says when its reserve fails.  Otherwise a short
 	 * write when more than RT_MARKER_MAX bytes came, or when the ring
-	 * refused the last pieces: the writer sends the rest again.
+	 * refused a piece after the first: the writer sends the rest.
 	 */
 	return first ? taken : -EBADF;
 }

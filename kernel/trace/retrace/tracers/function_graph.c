@@ -80,6 +80,9 @@ static atomic_long_t rt_graph_ret_refused = ATOMIC_LONG_INIT(0);
  * level taken when irq_exit_rcu() returns, and lose that return:
  * graph_stats' returns_guarded.  With interrupts off while the bit is
  * held, no interrupt nests inside a holder (an NMI has its own level).
+ * So nothing the tracer calls may turn interrupts on or off: a hooked
+ * function entered with them off and left with them on would have its
+ * return refused.
  */
 #define RT_GRAPH_TRANSITION	4
 
