@@ -268,7 +268,8 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	 * write when more than RT_MARKER_MAX bytes came, or when the ring
 	 * refused a piece after the first: the writer sends the rest.
 	 */
-	return first ? taken : -EBADF;
+	/* (ssize_t): an unsigned int would turn -EBADF into a count. */
+	return first ? (ssize_t)taken : -EBADF;
 }
 
 static int rt_marker_open(struct inode *inode, struct file *file)
