@@ -275,7 +275,7 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 	/* Counted as the size is read: no change slips in between. */
 	mutex_lock(&rt_trace_lock);
 	tr->raw_readers++;
-	r->size = RT_RAW_PAGE_SIZE << tr->raw_subbuf_order;
+	r->size = rt_raw_subbuf_size(tr);
 	mutex_unlock(&rt_trace_lock);
 	r->page = kvmalloc(r->size, GFP_KERNEL);
 	if (!r->page) {
