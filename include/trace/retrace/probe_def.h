@@ -22,6 +22,8 @@
 #define RT_PROBE_MAX_LINE	4096
 #define RT_PROBE_MAX_STRING	256	/* bytes of a fetched string, NUL included */
 #define RT_PROBE_MAX_ACTIVE	4096	/* most kretprobe instances r<N> asks for */
+#define RT_PROBE_MAX_ARRAY	64	/* most elements TYPE[N] asks for */
+#define RT_PROBE_MAX_DEREF	14	/* most memory reads in one argument */
 
 /* Where an argument's value starts. */
 enum rt_fetch_base {
@@ -49,6 +51,9 @@ enum rt_fetch_type {
 	RT_FETCH_S8, RT_FETCH_S16, RT_FETCH_S32, RT_FETCH_S64,
 	RT_FETCH_STRING,
 	RT_FETCH_BITFIELD,
+	RT_FETCH_CHAR,		/* one byte, printed as a character */
+	RT_FETCH_SYMBOL,	/* an address, printed as symbol+off/size */
+	RT_FETCH_SYMSTR,	/* an address, recorded as that text */
 };
 
 /**
@@ -74,6 +79,8 @@ enum rt_fetch_type {
  * @hex: print as 0x-prefixed hex (the x8..x64 types)
  * @bf_width: bitfield width in bits
  * @bf_offset: bitfield offset in bits from the container's low bit
+ * @count: TYPE[N]: N elements of @size bytes (strings: N pointers to
+ *	them) from the address the last step forms; 0 for one value
  * @pos: offset of the argument in the parsed line (for error_log)
  */
 struct rt_probe_arg {
@@ -93,6 +100,7 @@ struct rt_probe_arg {
 	unsigned char	hex;
 	unsigned char	bf_width;
 	unsigned char	bf_offset;
+	unsigned char	count;
 	unsigned short	pos;
 };
 

@@ -72,6 +72,7 @@ struct rt_kprobe {
 	unsigned int		fixed_len;	/* strings are appended here */
 	char			*print_fmt;
 	char			*fault_name;	/* "__probe_fault[N]" */
+	char			**array_name;	/* "NAME[N]" per TYPE[N] argument */
 	bool			registered;	/* under rt_kp_arm_lock */
 	unsigned long __percpu	*hits;
 	struct list_head	list;		/* under rt_kp_lock */
@@ -123,9 +124,11 @@ static bool rt_kp_vfs_name(const struct rt_probe_arg *a, unsigned long *v)
 
 /*
  * Compute one argument.  Numbers land in *@val; for strings *@val is
- * the address the string starts at.  Every memory access goes through
- * rt_kp_read(), so a bad address is a fault, not an oops.  @entry_args:
- * a return probe's arguments as its function's entry saw them.
+ * the address the string starts at, for arrays where the elements (or,
+ * for strings, the pointers to them) start.  Every memory access goes
+ * through rt_kp_read(), so a bad address is a fault, not an oops.
+ * @entry_args: a return probe's arguments as its function's entry saw
+ * them.
  */
 static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 			const unsigned long *entry_args, u64 *val)
@@ -164,7 +167,7 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 				return false;
 			continue;
 		}
-		if (a->type == RT_FETCH_STRING) {
+		if (a->type == RT_FETCH_STRING || a->count) {
 			v = addr;
 			break;
 		}
@@ -177,6 +180,92 @@ static bool rt_kp_fetch(const struct rt_probe_arg *a, struct pt_regs *regs,
 	return true;
 }
 
+/*
+ * Copy the string at @addr (user memory for @user) to the record's
+ * tail and return its u32 locator; an empty locator (length 0) for a
+ * fault or no room.
+ */
+static u32 rt_kp_store_string(u8 *rec, unsigned int *len, unsigned long addr,
+			      bool user)
+{
+	unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
+				  RT_EVENT_MAX_RECORD - *len);
+	long n = -EFAULT;
+	u32 loc;
+
+	/*
+	 * copy_from_user_nofault() checks that the loaded mm is current's;
+	 * the string copy does not.  A kernel thread, or a hit while
+	 * another mm is loaded, records a fault rather than some other
+	 * process's bytes.
+	 */
+	if (room <= 1)
+		n = -ENOSPC;
+	else if (user && current->mm && nmi_uaccess_okay())
+		n = strncpy_from_user_nofault((char *)rec + *len,
+					      (const void __user *)addr, room);
+	else if (!user)
+		n = strncpy_from_kernel_nofault((char *)rec + *len,
+						(void *)addr, room);
+	if (n <= 0)
+		return *len;
+	loc = (u32)n << 16 | *len;
+	*len += n;
+	return loc;
+}
+
+/* symstr: the text "%pS" gives for @addr, at the record's tail. */
+static u32 rt_kp_store_symstr(u8 *rec, unsigned int *len, unsigned long addr)
+{
+	unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
+				  RT_EVENT_MAX_RECORD - *len);
+	int n;
+	u32 loc;
+
+	if (room <= 1)
+		return *len;
+	n = snprintf((char *)rec + *len, room, "%pS", (void *)addr);
+	n = min_t(int, n, room - 1) + 1;	/* a long name is cut */
+	loc = (u32)n << 16 | *len;
+	*len += n;
+	return loc;
+}
+
+/*
+ * TYPE[N] from @addr: N values side by side, or for strings N
+ * locators, each string read through the pointer in its slot.  A
+ * string or slot that faults gets an empty locator, shown as (fault)
+ * in its place; numbers fault as a whole.
+ */
+static bool rt_kp_store_array(const struct rt_probe_arg *a,
+			      const struct rt_event_field *f, u8 *rec,
+			      unsigned int *len, unsigned long addr)
+{
+	unsigned long ptr;
+	unsigned int i;
+	bool user;
+	u32 loc;
+
+	/* The parser lets an array only follow a memory read. */
+	if (WARN_ON_ONCE(!a->nr_deref))
+		return false;
+	user = a->user & (1U << (a->nr_deref - 1));
+	if (a->type != RT_FETCH_STRING) {
+		if (rt_kp_read(rec + f->offset, addr, f->size, user))
+			return true;
+		/* a read that faulted part way leaves no stray bytes */
+		memset(rec + f->offset, 0, f->size);
+		return false;
+	}
+	for (i = 0; i < a->count; i++) {
+		loc = *len;
+		if (rt_kp_read(&ptr, addr + i * sizeof(ptr), sizeof(ptr), user))
+			loc = rt_kp_store_string(rec, len, ptr, a->ustr);
+		memcpy(rec + f->offset + i * sizeof(loc), &loc, sizeof(loc));
+	}
+	return true;
+}
+
 static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 			unsigned int i, struct pt_regs *regs,
 			const unsigned long *entry_args)
@@ -185,37 +274,22 @@ static void rt_kp_store(struct rt_kprobe *tk, u8 *rec, unsigned int *len,
 	const struct rt_event_field *f = &tk->fields[tk->nr_meta + i];
 	u64 v = 0;
 	bool ok = rt_kp_fetch(a, regs, entry_args, &v);
+	u32 loc;
 
-	if (a->type == RT_FETCH_STRING) {
-		unsigned int room = min_t(unsigned int, RT_PROBE_MAX_STRING,
-					  RT_EVENT_MAX_RECORD - *len);
-		long n = -EFAULT;
-		u32 loc;
-
-		/*
-		 * copy_from_user_nofault() checks that the loaded mm is
-		 * current's; the string copy does not.  A kernel thread, or
-		 * a hit while another mm is loaded, records a fault rather
-		 * than some other process's bytes.
-		 */
-		if (ok && room > 1 && a->ustr && current->mm &&
-		    nmi_uaccess_okay())
-			n = strncpy_from_user_nofault((char *)rec + *len,
-						      (const void __user *)(unsigned long)v,
-						      room);
-		else if (ok && a->ustr)
-			n = -EFAULT;
-		else if (ok && room > 1)
-			n = strncpy_from_kernel_nofault((char *)rec + *len,
-							(void *)(unsigned long)v,
-							room);
-		if (n > 0) {
-			loc = (u32)n << 16 | *len;
-			*len += n;
-		} else {
-			loc = *len;
-			ok = false;
-		}
+	if (!ok) {
+		/* the fixed part was zeroed; strings keep an empty locator */
+		loc = *len;
+		if (f->kind == RT_FIELD_STRING)
+			memcpy(rec + f->offset, &loc, sizeof(loc));
+	} else if (a->count) {
+		ok = rt_kp_store_array(a, f, rec, len, v);
+	} else if (a->type == RT_FETCH_STRING) {
+		loc = rt_kp_store_string(rec, len, v, a->ustr);
+		ok = loc >> 16;
+		memcpy(rec + f->offset, &loc, sizeof(loc));
+	} else if (a->type == RT_FETCH_SYMSTR) {
+		loc = rt_kp_store_symstr(rec, len, v);
+		ok = loc >> 16;
 		memcpy(rec + f->offset, &loc, sizeof(loc));
 	} else {
 		if (a->type == RT_FETCH_BITFIELD)
@@ -312,23 +386,61 @@ NOKPROBE_SYMBOL(rt_kp_entry_handler);
 
 /* ---- printing ------------------------------------------------------------ */
 
+/* One number, character or symbol of @a at @p. */
+static void rt_kp_print_scalar(struct seq_buf *s, const struct rt_probe_arg *a,
+			       const u8 *p)
+{
+	u64 v = rt_field_value(p, a->size, a->is_signed);
+
+	switch (a->type) {
+	case RT_FETCH_CHAR:
+		if (v >= ' ' && v < 0x7f)
+			seq_buf_printf(s, "'%c'", (char)v);
+		else
+			seq_buf_printf(s, "'\\x%02llx'", v);
+		return;
+	case RT_FETCH_SYMBOL:
+		seq_buf_printf(s, "%pS", (void *)(unsigned long)v);
+		return;
+	default:
+		seq_buf_printf(s, a->is_signed ? "%lld" : a->hex ? "0x%llx" : "%llx", v);
+	}
+}
+
+static void rt_kp_print_string(struct seq_buf *s, const u8 *rec,
+			       unsigned int len, unsigned int off)
+{
+	const char *str = rt_field_string(rec, len, off);
+
+	if (str)
+		seq_buf_printf(s, "\"%s\"", str);
+	else
+		seq_buf_puts(s, "(fault)");
+}
+
 static void rt_kp_print_value(struct seq_buf *s, const struct rt_probe_arg *a,
 			      const struct rt_event_field *f,
 			      const u8 *rec, unsigned int len)
 {
-	const char *str;
-	u64 v;
+	unsigned int i;
 
-	if (f->kind == RT_FIELD_STRING) {
-		str = rt_field_string(rec, len, f->offset);
-		if (str)
-			seq_buf_printf(s, "\"%s\"", str);
+	if (!a->count) {
+		if (f->kind == RT_FIELD_STRING)
+			rt_kp_print_string(s, rec, len, f->offset);
 		else
-			seq_buf_puts(s, "(fault)");
+			rt_kp_print_scalar(s, a, rec + f->offset);
 		return;
 	}
-	v = rt_field_value(rec + f->offset, f->size, f->is_signed);
-	seq_buf_printf(s, f->is_signed ? "%lld" : a->hex ? "0x%llx" : "%llx", v);
+	seq_buf_putc(s, '{');
+	for (i = 0; i < a->count; i++) {
+		if (i)
+			seq_buf_putc(s, ',');
+		if (a->type == RT_FETCH_STRING)
+			rt_kp_print_string(s, rec, len, f->offset + i * 4);
+		else
+			rt_kp_print_scalar(s, a, rec + f->offset + i * a->size);
+	}
+	seq_buf_putc(s, '}');
 }
 
 static void rt_kp_print(struct rt_print_ctx *ctx)
@@ -476,17 +588,25 @@ static const char *rt_kp_type_name(const struct rt_probe_arg *a)
 		[RT_FETCH_S32] = "s32", [RT_FETCH_S64] = "s64",
 	};
 
-	if (a->type == RT_FETCH_STRING)
+	if (a->type == RT_FETCH_STRING || a->type == RT_FETCH_SYMSTR)
 		return "__data_loc char[]";
-	if (a->type == RT_FETCH_BITFIELD)
+	/* char and symbol are u8 and u64 with another print, as upstream */
+	if (a->type == RT_FETCH_CHAR)
+		return names[RT_FETCH_U8];
+	if (a->type == RT_FETCH_BITFIELD || a->type == RT_FETCH_SYMBOL)
 		return names[RT_FETCH_U8 + ilog2(a->size)];
 	return names[a->type];
 }
 
 static void rt_kp_free(struct rt_kprobe *tk)
 {
+	unsigned int i;
+
 	if (!tk)
 		return;
+	for (i = 0; tk->array_name && i < tk->def->nr_args; i++)
+		kfree(tk->array_name[i]);
+	kfree(tk->array_name);
 	free_percpu(tk->hits);
 	kfree(tk->print_fmt);
 	kfree(tk->fault_name);
@@ -496,13 +616,32 @@ static void rt_kp_free(struct rt_kprobe *tk)
 	kfree(tk);
 }
 
+/* The print_fmt piece for one value of @a; @str: it is a string. */
+static const char *rt_kp_elem_fmt(const struct rt_probe_arg *a, bool str)
+{
+	if (str)
+		return "\\\"%s\\\"";
+	if (a->type == RT_FETCH_CHAR)
+		return "'%c'";
+	if (a->type == RT_FETCH_SYMBOL)
+		return "%pS";
+	if (a->is_signed)
+		return a->size == 8 ? "%ld" : "%d";
+	if (a->hex)
+		return a->size == 8 ? "0x%lx" : "0x%x";
+	return a->size == 8 ? "%lx" : "%x";
+}
+
 /*
  * Lay the record out: the common header, __probe_ip (or __probe_func
  * and __probe_ret_ip), __probe_nargs, the fault bitmap, then each
- * argument at its natural alignment; strings keep a u32 locator there
- * and their bytes after the fixed part.
+ * argument at its natural alignment; strings (symstr too) keep a u32
+ * locator there and their bytes after the fixed part.  TYPE[N] is N
+ * of those side by side, in a field named NAME[N] that filters cannot
+ * name.  Return: 0, -ENOMEM, or -E2BIG with @err at the argument that
+ * does not fit in a record.
  */
-static int rt_kp_layout(struct rt_kprobe *tk)
+static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 {
 	struct rt_probe_def *d = tk->def;
 	unsigned int off = sizeof(struct rt_entry), i, fmt_len = 0;
@@ -537,20 +676,43 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 
 	for (i = 0; i < d->nr_args; i++, f++) {
 		const struct rt_probe_arg *a = &d->args[i];
-		unsigned int size = a->type == RT_FETCH_STRING ? 4 : a->size;
+		bool str = a->type == RT_FETCH_STRING ||
+			   a->type == RT_FETCH_SYMSTR;
+		unsigned int size = str ? 4 : a->size;
+		const char *name = a->name;
+		char *array_name;
 
 		off = ALIGN(off, size);
-		*f = (struct rt_event_field){ rt_kp_type_name(a), a->name, off,
-			size, a->is_signed,
-			a->type == RT_FETCH_STRING ? RT_FIELD_STRING : RT_FIELD_INT };
-		off += size;
-		fmt_len += 2 * strlen(a->name) + 32;
+		if (a->count) {
+			if (!tk->array_name) {
+				tk->array_name = kcalloc(d->nr_args,
+							 sizeof(*tk->array_name),
+							 GFP_KERNEL);
+				if (!tk->array_name)
+					return -ENOMEM;
+			}
+			array_name = kasprintf(GFP_KERNEL, "%s[%u]", a->name,
+					       a->count);
+			if (!array_name)
+				return -ENOMEM;
+			tk->array_name[i] = array_name;
+			name = array_name;
+		}
+		*f = (struct rt_event_field){ rt_kp_type_name(a), name, off,
+			size * (a->count ? a->count : 1), a->is_signed,
+			a->count ? RT_FIELD_BYTES :
+			str ? RT_FIELD_STRING : RT_FIELD_INT };
+		off += f->size;
+		if (ALIGN(off, sizeof(u32)) > RT_EVENT_MAX_RECORD) {
+			*err = (struct rt_probe_error){
+				"the arguments do not fit in a record", a->pos };
+			return -E2BIG;
+		}
+		fmt_len += (2 * strlen(a->name) + 32) * (a->count ? a->count : 1);
 	}
 	tk->fixed_len = ALIGN(off, sizeof(u32));
-	if (tk->fixed_len > RT_EVENT_MAX_RECORD)
-		return -E2BIG;
 
-	/* "(%lx) a=%lx b=\"%s\"", REC->__probe_ip, REC->a, __get_str(b) */
+	/* "(%lx) a=%lx b={'%c','%c'}", REC->__probe_ip, REC->a, REC->b[0], ... */
 	tk->print_fmt = kmalloc(fmt_len + 64, GFP_KERNEL);
 	if (!tk->print_fmt)
 		return -ENOMEM;
@@ -558,19 +720,37 @@ static int rt_kp_layout(struct rt_kprobe *tk)
 	p += sprintf(p, ret ? "\"(%%lx <- %%lx)" : "\"(%%lx)");
 	for (i = 0; i < d->nr_args; i++) {
 		const struct rt_probe_arg *a = &d->args[i];
+		bool str = a->type == RT_FETCH_STRING ||
+			   a->type == RT_FETCH_SYMSTR;
+		unsigned int j;
 
-		if (a->type == RT_FETCH_STRING)
-			p += sprintf(p, " %s=\\\"%%s\\\"", a->name);
-		else
-			p += sprintf(p, " %s=%s%%%s%c", a->name,
-				     a->hex ? "0x" : "", a->size == 8 ? "l" : "",
-				     a->is_signed ? 'd' : 'x');
+		p += sprintf(p, " %s=", a->name);
+		if (!a->count) {
+			p += sprintf(p, "%s", rt_kp_elem_fmt(a, str));
+			continue;
+		}
+		for (j = 0; j < a->count; j++)
+			p += sprintf(p, "%c%s", j ? ',' : '{',
+				     rt_kp_elem_fmt(a, str));
+		*p++ = '}';
 	}
 	p += sprintf(p, ret ? "\", REC->__probe_ret_ip, REC->__probe_func" :
 			      "\", REC->__probe_ip");
-	for (i = 0; i < d->nr_args; i++)
-		p += sprintf(p, d->args[i].type == RT_FETCH_STRING ?
-			     ", __get_str(%s)" : ", REC->%s", d->args[i].name);
+	for (i = 0; i < d->nr_args; i++) {
+		const struct rt_probe_arg *a = &d->args[i];
+		bool str = a->type == RT_FETCH_STRING ||
+			   a->type == RT_FETCH_SYMSTR;
+		unsigned int j;
+
+		if (!a->count) {
+			p += sprintf(p, str ? ", __get_str(%s)" : ", REC->%s",
+				     a->name);
+			continue;
+		}
+		for (j = 0; j < a->count; j++)
+			p += sprintf(p, str ? ", __get_str(%s[%u])" :
+				     ", REC->%s[%u]", a->name, j);
+	}
 	return 0;
 }
 
@@ -662,6 +842,14 @@ static bool rt_kp_same_probe(const struct rt_probe_def *a,
 	return rt_kp_same_place(a, b) && !strcmp(a->args_text, b->args_text);
 }
 
+/* Do two arguments print alike (x32 and u32 share their field)? */
+static bool rt_kp_same_type(const struct rt_probe_arg *a,
+			    const struct rt_probe_arg *b)
+{
+	return a->type == b->type && a->hex == b->hex && a->count == b->count &&
+	       a->bf_width == b->bf_width && a->bf_offset == b->bf_offset;
+}
+
 /*
  * May @tk join @owner's event?  Its records must read the same: the
  * same kind of probe, the same fields (names, types, places); and it
@@ -692,8 +880,8 @@ static int rt_kp_can_join(struct rt_kprobe *owner, struct rt_kprobe *tk,
 		    a[i].offset != b[i].offset || a[i].size != b[i].size ||
 		    a[i].is_signed != b[i].is_signed || a[i].kind != b[i].kind ||
 		    (i >= owner->nr_meta &&
-		     owner->def->args[i - owner->nr_meta].hex !=
-		     tk->def->args[i - owner->nr_meta].hex)) {
+		     !rt_kp_same_type(&owner->def->args[i - owner->nr_meta],
+				      &tk->def->args[i - owner->nr_meta]))) {
 			*err = (struct rt_probe_error){
 				"the arguments differ from the event's",
 				i >= owner->nr_meta ?
@@ -761,7 +949,7 @@ static int rt_kp_create(struct rt_probe_def *d, struct rt_probe_error *err)
 		a->imm += addr;
 	}
 	*err = (struct rt_probe_error){ "out of memory", 0 };
-	ret = rt_kp_layout(tk);
+	ret = rt_kp_layout(tk, err);
 	if (ret)
 		goto fail;
 
@@ -1310,9 +1498,10 @@ static struct rt_readme_part rt_kp_readme = {
 		"               +|-[u]<offset>(<fetcharg>) (u: user memory)\n"
 		"     kernel return probes support: $retval, $arg<N>, $comm\n"
 		"               ($arg<N>: the argument as the entry saw it)\n"
-		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, string, ustring,\n"
-		"           %pd/%pD (a dentry's or a file's name),\n"
-		"           b<bit-width>@<bit-offset>/<container-size>\n"
+		"     type: u8/16/32/64, s8/16/32/64, x8/16/32/64, char, string, ustring,\n"
+		"           symbol, symstr, %pd/%pD (a dentry's or a file's name),\n"
+		"           b<bit-width>@<bit-offset>/<container-size>,\n"
+		"           <type>\\[<array-size>\\] (1 to 64 values read from memory)\n"
 		"  kprobe_profile       hits and misses of each probe\n",
 };
 

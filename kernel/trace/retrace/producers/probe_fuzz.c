@@ -33,7 +33,8 @@ static int same_arg(const struct rt_probe_arg *a, const struct rt_probe_arg *b)
 	       a->type == b->type && a->size == b->size &&
 	       a->is_signed == b->is_signed && a->hex == b->hex &&
 	       a->bf_width == b->bf_width &&
-	       a->bf_offset == b->bf_offset;
+	       a->bf_offset == b->bf_offset && a->count == b->count &&
+	       a->user == b->user && a->ustr == b->ustr && a->vfs == b->vfs;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,8 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (d->args[i].base == RT_FETCH_RETVAL && d->cmd != 'r')
 			fail("$retval on an entry probe", line);
 		if (d->args[i].type == RT_FETCH_STRING && !d->args[i].nr_deref &&
-		    d->args[i].base != RT_FETCH_COMM)
+		    d->args[i].base != RT_FETCH_COMM && !d->args[i].vfs)
 			fail("a string with no address", line);
+		if (d->args[i].count > RT_PROBE_MAX_ARRAY ||
+		    (d->args[i].count && !d->args[i].nr_deref))
+			fail("an array too big or not from memory", line);
+		if (d->args[i].nr_deref > RT_PROBE_MAX_DEREF)
+			fail("too many memory reads", line);
 	}
 	n = rt_probe_def_format(d, NULL, 0);
 	text = malloc(n + 1);

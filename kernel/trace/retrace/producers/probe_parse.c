@@ -152,6 +152,26 @@ static char *rt_pp_dup(struct rt_pparse *p, const char *s, size_t n)
 	return d;
 }
 
+/* "[N]" after a type, @s just past the '['; N from 1 to RT_PROBE_MAX_ARRAY. */
+static int rt_pp_array(struct rt_pparse *p, struct rt_probe_arg *a,
+		       const char *s)
+{
+	const char *close = strchr(s, ']');
+	unsigned long n;
+
+	if (!close)
+		return rt_pp_fail_at(p, -EINVAL, "array is not closed", s + strlen(s));
+	if (close[1])
+		return rt_pp_fail_at(p, -EINVAL, "text after ']'", close + 1);
+	if (!rt_pp_number(s, close - s, &n) || !n)
+		return rt_pp_fail_at(p, -EINVAL, "bad array size", s);
+	if (n > RT_PROBE_MAX_ARRAY)
+		return rt_pp_fail_at(p, -E2BIG, "array too big (64 at most)", s);
+	a->count = n;
+	return 0;
+}
+
+/* TYPE or TYPE[N] at @t, the rest of the argument. */
 static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		      const char *t)
 {
@@ -165,32 +185,50 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		{ "s32", RT_FETCH_S32, 4, 1 }, { "s64", RT_FETCH_S64, 8, 1 },
 		{ "x8", RT_FETCH_U8, 1, 0, 1 }, { "x16", RT_FETCH_U16, 2, 0, 1 },
 		{ "x32", RT_FETCH_U32, 4, 0, 1 }, { "x64", RT_FETCH_U64, 8, 0, 1 },
+		{ "char", RT_FETCH_CHAR, 1, 0 },
+		{ "symbol", RT_FETCH_SYMBOL, sizeof(long), 0 },
+		{ "symstr", RT_FETCH_SYMSTR, sizeof(long), 0 },
 		{ "string", RT_FETCH_STRING, 0, 0 },
 		{ "ustring", RT_FETCH_STRING, 0, 0 },
 		{ "%pd", RT_FETCH_STRING, 0, 0 },
 		{ "%pD", RT_FETCH_STRING, 0, 0 },
 	};
+	const char *br = strchr(t, '[');
 	unsigned long w, o, c;
 	const char *at, *sl;
+	char name[24];
 	unsigned int i;
+	size_t n = br ? (size_t)(br - t) : strlen(t);
+	int ret;
 
+	if (n >= sizeof(name))
+		return rt_pp_fail_at(p, -EINVAL, "unknown type", t);
+	memcpy(name, t, n);
+	name[n] = '\0';
+	if (br) {
+		ret = rt_pp_array(p, a, br + 1);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		if (!strcmp(t, types[i].name)) {
+		if (!strcmp(name, types[i].name)) {
 			a->type = types[i].type;
 			a->size = types[i].size;
 			a->is_signed = types[i].sgn;
 			a->hex = types[i].hex;
-			a->ustr = t[0] == 'u' && a->type == RT_FETCH_STRING;
-			a->vfs = t[0] != '%' ? RT_VFS_NONE :
-				 t[2] == 'd' ? RT_VFS_DENTRY : RT_VFS_FILE;
+			a->ustr = name[0] == 'u' && a->type == RT_FETCH_STRING;
+			a->vfs = name[0] != '%' ? RT_VFS_NONE :
+				 name[2] == 'd' ? RT_VFS_DENTRY : RT_VFS_FILE;
+			if (a->count && (a->vfs || a->type == RT_FETCH_SYMSTR))
+				return rt_pp_fail_at(p, -EINVAL, "this type cannot be an array", t);
 			return 0;
 		}
 	}
 	/* b<width>@<offset>/<container> */
-	at = strchr(t, '@');
+	at = strchr(name, '@');
 	sl = at ? strchr(at, '/') : NULL;
-	if (t[0] != 'b' || !at || !sl ||
-	    !rt_pp_number(t + 1, at - t - 1, &w) ||
+	if (name[0] != 'b' || !at || !sl ||
+	    !rt_pp_number(name + 1, at - name - 1, &w) ||
 	    !rt_pp_number(at + 1, sl - at - 1, &o) ||
 	    !rt_pp_number(sl + 1, strlen(sl + 1), &c))
 		return rt_pp_fail_at(p, -EINVAL, "unknown type", t);
@@ -198,6 +236,8 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		return rt_pp_fail_at(p, -EINVAL, "bitfield container must be 8, 16, 32 or 64", t);
 	if (!w || w > c || o >= c || o + w > c)
 		return rt_pp_fail_at(p, -EINVAL, "bitfield does not fit its container", t);
+	if (a->count)
+		return rt_pp_fail_at(p, -EINVAL, "this type cannot be an array", t);
 	a->type = RT_FETCH_BITFIELD;
 	a->size = c / 8;
 	a->bf_width = w;
@@ -414,6 +454,14 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	kfree(prefix);
 	if (ret)
 		return ret;
+	/*
+	 * Upstream's bound (its 16 fetch steps): @ADDR, @SYM and $stackN
+	 * read once themselves.  The caret goes where upstream's does,
+	 * just inside the outermost "+|-offs(".
+	 */
+	if (a->nr_deref > RT_PROBE_MAX_DEREF && nprefix)
+		return rt_pp_fail_at(p, -E2BIG, "too many memory reads (14 at most)",
+				     strchr(f, '(') + 1);
 	/* A string whose address comes from a user read is a user string. */
 	if (a->type == RT_FETCH_STRING && a->nr_deref &&
 	    (a->user & (1U << (a->nr_deref - 1))))
@@ -423,12 +471,23 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	if (a->base == RT_FETCH_COMM) {
 		if (nprefix)
 			return rt_pp_fail_at(p, -EINVAL, "$comm cannot be dereferenced", q);
-		if (colon && (a->type != RT_FETCH_STRING || a->ustr || a->vfs))
+		if (colon && (a->type != RT_FETCH_STRING || a->ustr || a->vfs ||
+			      a->count))
 			return rt_pp_fail_at(p, -EINVAL, "$comm is a string", colon + 1);
 		a->type = RT_FETCH_STRING;
 		a->size = 0;
 		return 0;
 	}
+	/* An array is read from memory, where a string would be. */
+	if (a->count && !nprefix && a->base != RT_FETCH_IMM &&
+	    a->base != RT_FETCH_SYM)
+		return rt_pp_fail_at(p, -EINVAL, "an array needs +|-offs(...), @ADDR or @SYM",
+				     colon + 1);
+	/* symstr names a kernel address: the value, not memory it points to. */
+	if (a->type == RT_FETCH_SYMSTR && a->nr_deref &&
+	    (a->user & (1U << (a->nr_deref - 1))))
+		return rt_pp_fail_at(p, -EINVAL, "symstr takes a kernel value, not user memory",
+				     colon + 1);
 	/*
 	 * A register's or a stack slot's value is not where a string is;
 	 * it may point to the dentry or file whose name %pd or %pD takes.

@@ -285,6 +285,29 @@ static void test_types(void)
 	      d && d->args[0].type == RT_FETCH_STRING &&
 	      d->args[1].type == RT_FETCH_U32);
 	rt_probe_def_free(d);
+	d = parse("p f +0(%di):char %si:symbol $arg3:symstr r=+8(%di):symstr");
+	check("types char, symbol, symstr",
+	      d && d->args[0].type == RT_FETCH_CHAR && d->args[0].size == 1 &&
+	      !d->args[0].is_signed && !d->args[0].count &&
+	      d->args[1].type == RT_FETCH_SYMBOL && d->args[1].size == 8 &&
+	      !d->args[1].nr_deref && d->args[2].type == RT_FETCH_SYMSTR &&
+	      d->args[2].base == RT_FETCH_ARG &&
+	      d->args[3].type == RT_FETCH_SYMSTR && d->args[3].nr_deref == 1);
+	rt_probe_def_free(d);
+	d = parse("p f +0(%di):char[4] +4(%si):u32[0x10] @jiffies:x64[2] "
+		  "+0($stack):s8[64] +0(%dx):string[3] +u0(%cx):ustring[2] "
+		  "+0(%di):symbol[1] +u0(%si):u16[3]");
+	check("arrays of numbers, chars, symbols and strings",
+	      d && d->nr_args == 8 &&
+	      d->args[0].type == RT_FETCH_CHAR && d->args[0].count == 4 &&
+	      d->args[1].type == RT_FETCH_U32 && d->args[1].count == 16 &&
+	      d->args[2].hex && d->args[2].count == 2 &&
+	      d->args[3].is_signed && d->args[3].count == 64 &&
+	      d->args[4].type == RT_FETCH_STRING && d->args[4].count == 3 &&
+	      !d->args[4].ustr && d->args[5].ustr && d->args[5].count == 2 &&
+	      d->args[6].type == RT_FETCH_SYMBOL && d->args[6].count == 1 &&
+	      d->args[7].user == 1 && d->args[7].count == 3);
+	rt_probe_def_free(d);
 }
 
 static void test_errors(void)
@@ -306,6 +329,18 @@ static void test_errors(void)
 		{ "p:e f %di:b4@30/32", -EINVAL },
 		{ "p:e f %di:b4@0/24", -EINVAL }, { "p:e f %di:b4@/32", -EINVAL },
 		{ "p:e f %di:b4", -EINVAL }, { "p:e f +4(%di", -EINVAL },
+		{ "p:e f %di:u8[4]", -EINVAL }, { "p:e f $arg1:char[2]", -EINVAL },
+		{ "p:e f +0(%di):u8[0]", -EINVAL }, { "p:e f +0(%di):u8[65]", -E2BIG },
+		{ "p:e f +0(%di):u8[4", -EINVAL }, { "p:e f +0(%di):u8[4]x", -EINVAL },
+		{ "p:e f +0(%di):u8[x]", -EINVAL }, { "p:e f +0(%di):u8[]", -EINVAL },
+		{ "p:e f +0(%di):u8[-1]", -EINVAL }, { "p:e f +0(%di):b4@0/8[2]", -EINVAL },
+		{ "p:e f +0(%di):%pd[2]", -EINVAL }, { "p:e f %di:symstr[2]", -EINVAL },
+		{ "p:e f $comm:string[2]", -EINVAL }, { "p:e f $comm:symstr", -EINVAL },
+		{ "p:e f +u0(%di):symstr", -EINVAL }, { "p:e f %di:chars", -EINVAL },
+		{ "p:e f %di:u8[4][4]", -EINVAL }, { "p:e f %di:[4]", -EINVAL },
+		{ "p:e f $stack0:u8[8]", -EINVAL },
+		{ "p:e f +0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))", -E2BIG },
+		{ "p:e f +0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%di)))))))))))))))", -E2BIG },
 		{ "p:e f +4%di)", -EINVAL }, { "p:e f +4(%di))", -EINVAL },
 		{ "p:e f +(%di)", -EINVAL }, { "p:e f +x(%di)", -EINVAL },
 		{ "p:e f 4(%di)", -EINVAL }, { "p:e f $stackx", -EINVAL },
@@ -393,6 +428,11 @@ static void test_error_positions(void)
 		"p vfs_read @11:^unknown_type",
 		"p vfs_read $stack0:^string",
 		"p vfs_read @11:^b10@a/16",
+		"p vfs_read +0(@11):u8[10^",		/* array not closed */
+		"p vfs_read +0(@11):u8[10]^a",		/* text after ']' */
+		"p vfs_read +0(@11):u8[^10a]",		/* bad array size */
+		"p vfs_read +0(@11):u8[^256]",		/* array too big */
+		"p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
 		"p vfs_read ^arg123456789012345678901234567890=@11",
 		"p vfs_read ^=@11",
 		"p vfs_read ^var.1=@11",
@@ -451,16 +491,19 @@ static void test_limits(void)
 	ret = rt_probe_parse(line, &d, &err);
 	check("limit line length", ret == -E2BIG && !d);
 
-	/* Nesting as deep as the 63-byte bound allows: 15 levels. */
+	/* 14 memory reads, upstream's bound; the 63-byte one allows 15. */
 	n = sprintf(line, "p f x=");
-	for (i = 0; i < 15; i++)
+	for (i = 0; i < 14; i++)
 		n += sprintf(line + n, "+1(");
 	n += sprintf(line + n, "%%di");
-	for (i = 0; i < 15; i++)
+	for (i = 0; i < 14; i++)
 		line[n++] = ')';
 	line[n] = 0;
 	d = parse(line);
-	check("limit 15 nested derefs", d && d->args[0].nr_deref == 15);
+	check("limit 14 nested derefs", d && d->args[0].nr_deref == 14);
+	rt_probe_def_free(d);
+	d = parse("p f x=+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@0)))))))))))))");
+	check("limit 14 reads with @ADDR's own", d && d->args[0].nr_deref == 14);
 	rt_probe_def_free(d);
 	n = sprintf(line, "p f x=");
 	memset(line + n, 'a', RT_PROBE_MAX_ARG_BODY);

@@ -3,7 +3,8 @@
  * Selftest helper for kprobe events: a function with arguments of every
  * kind the fetch arguments can reach (signed and unsigned integers, a
  * string, a structure with nested pointers and bit fields, a bad
- * pointer) and a global for @SYM.  Writing N to "run" calls it N times
+ * pointer), globals for @SYM (a number, a string, an array of strings,
+ * a function pointer).  Writing N to "run" calls it N times
  * with fixed values, so the tests know what each probe must record.
  */
 #include <linux/kernel.h>
@@ -33,6 +34,10 @@ EXPORT_SYMBOL_GPL(rt_probe_test_global);
 char rt_probe_test_hello[] = "hello";
 EXPORT_SYMBOL_GPL(rt_probe_test_hello);
 
+/* An array of string pointers, the last one NULL, for string[N]. */
+const char *rt_probe_test_names[] = { "alpha", "beta", NULL };
+EXPORT_SYMBOL_GPL(rt_probe_test_names);
+
 static unsigned long rt_probe_test_calls;
 
 /*
@@ -45,6 +50,11 @@ void rt_probe_test_clobber(long a, long b, long c, long d, long e, long f)
 {
 	barrier();
 }
+
+/* A function's address in data, for the symbol and symstr types. */
+void (*rt_probe_test_fn)(long, long, long, long, long, long) =
+	rt_probe_test_clobber;
+EXPORT_SYMBOL_GPL(rt_probe_test_fn);
 
 static noinline __attribute__((__noipa__))
 long rt_probe_test_target(long a, unsigned int b, const char *s,
