@@ -781,6 +781,11 @@ def bisect():
     frag = [os.path.join(TOP, 'harness', 'config', 'retrace.config')]
     jobs = os.environ.get('JOBS') or str(os.cpu_count())
     cc = 'ccache gcc' if shutil.which('ccache') else 'gcc'
+    # As harness/kernel.sh: hash paths relative to build/, so that the
+    # next run, or a fresh clone elsewhere, hits the cache.
+    env = dict(os.environ, CCACHE_BASEDIR=BUILD, CCACHE_NOHASHDIR='1',
+               CCACHE_SLOPPINESS='time_macros')
+    env.setdefault('CCACHE_DIR', os.path.expanduser('~/.ccache'))
     failed = 0
     t_all = time.time()
     with open(log, 'w') as lf:
@@ -797,7 +802,8 @@ def bisect():
             for cmd in cmds:
                 lf.write('$ %s\n' % ' '.join(cmd))
                 lf.flush()
-                rc = subprocess.run(cmd, cwd=tmp, stdout=lf, stderr=subprocess.STDOUT).returncode
+                rc = subprocess.run(cmd, cwd=tmp, env=env, stdout=lf,
+                                    stderr=subprocess.STDOUT).returncode
                 if rc:
                     break
             dt = time.time() - t
