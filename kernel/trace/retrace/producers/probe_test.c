@@ -294,19 +294,21 @@ static void test_types(void)
 	      d->args[2].base == RT_FETCH_ARG &&
 	      d->args[3].type == RT_FETCH_SYMSTR && d->args[3].nr_deref == 1);
 	rt_probe_def_free(d);
-	d = parse("p f +0(%di):char[4] +4(%si):u32[0x10] @jiffies:x64[2] "
-		  "+0($stack):s8[64] +0(%dx):string[3] +u0(%cx):ustring[2] "
-		  "+0(%di):symbol[1] +u0(%si):u16[3]");
-	check("arrays of numbers, chars, symbols and strings",
-	      d && d->nr_args == 8 &&
+	d = parse("p f +0(%di):char[4] +4(%si):u32[0x10] @jiffies:x64[2] +0($stack):s8[64]");
+	check("arrays of chars and numbers",
+	      d && d->nr_args == 4 &&
 	      d->args[0].type == RT_FETCH_CHAR && d->args[0].count == 4 &&
 	      d->args[1].type == RT_FETCH_U32 && d->args[1].count == 16 &&
 	      d->args[2].hex && d->args[2].count == 2 &&
-	      d->args[3].is_signed && d->args[3].count == 64 &&
-	      d->args[4].type == RT_FETCH_STRING && d->args[4].count == 3 &&
-	      !d->args[4].ustr && d->args[5].ustr && d->args[5].count == 2 &&
-	      d->args[6].type == RT_FETCH_SYMBOL && d->args[6].count == 1 &&
-	      d->args[7].user == 1 && d->args[7].count == 3);
+	      d->args[3].is_signed && d->args[3].count == 64);
+	rt_probe_def_free(d);
+	d = parse("p f +0(%dx):string[3] +u0(%cx):ustring[2] +0(%di):symbol[1] +u0(%si):u16[3]");
+	check("arrays of strings, symbols and user memory",
+	      d && d->nr_args == 4 &&
+	      d->args[0].type == RT_FETCH_STRING && d->args[0].count == 3 &&
+	      !d->args[0].ustr && d->args[1].ustr && d->args[1].count == 2 &&
+	      d->args[2].type == RT_FETCH_SYMBOL && d->args[2].count == 1 &&
+	      d->args[3].user == 1 && d->args[3].count == 3);
 	rt_probe_def_free(d);
 }
 
