@@ -23,7 +23,12 @@
 #define RT_PROBE_MAX_STRING	256	/* bytes of a fetched string, NUL included */
 #define RT_PROBE_MAX_ACTIVE	4096	/* most kretprobe instances r<N> asks for */
 #define RT_PROBE_MAX_ARRAY	64	/* most elements TYPE[N] asks for */
-#define RT_PROBE_MAX_DEREF	14	/* most memory reads in one argument */
+/*
+ * Steps an argument may take, as upstream counts them: its base takes
+ * 1 (a register, $stackN, $argN, $retval), 2 (@ADDR) or 3 (@SYM), and
+ * each +|-offs( ) one more.
+ */
+#define RT_PROBE_MAX_STEPS	15
 
 /* Where an argument's value starts. */
 enum rt_fetch_base {

@@ -72,7 +72,8 @@ struct rt_kprobe {
 	unsigned int		fixed_len;	/* strings are appended here */
 	char			*print_fmt;
 	char			*fault_name;	/* "__probe_fault[N]" */
-	char			**array_name;	/* "NAME[N]" per TYPE[N] argument */
+	/* per TYPE[N] argument: its field's "NAME[N]", or for string[N] its type */
+	char			**array_decl;
 	bool			registered;	/* under rt_kp_arm_lock */
 	unsigned long __percpu	*hits;
 	struct list_head	list;		/* under rt_kp_lock */
@@ -604,9 +605,9 @@ static void rt_kp_free(struct rt_kprobe *tk)
 
 	if (!tk)
 		return;
-	for (i = 0; tk->array_name && i < tk->def->nr_args; i++)
-		kfree(tk->array_name[i]);
-	kfree(tk->array_name);
+	for (i = 0; tk->array_decl && i < tk->def->nr_args; i++)
+		kfree(tk->array_decl[i]);
+	kfree(tk->array_decl);
 	free_percpu(tk->hits);
 	kfree(tk->print_fmt);
 	kfree(tk->fault_name);
@@ -637,8 +638,8 @@ static const char *rt_kp_elem_fmt(const struct rt_probe_arg *a, bool str)
  * and __probe_ret_ip), __probe_nargs, the fault bitmap, then each
  * argument at its natural alignment; strings (symstr too) keep a u32
  * locator there and their bytes after the fixed part.  TYPE[N] is N
- * of those side by side, in a field named NAME[N] that filters cannot
- * name.  Return: 0, -ENOMEM, or -E2BIG with @err at the argument that
+ * of those side by side, in a field filters cannot name: "TYPE NAME[N]",
+ * or "__data_loc char[][N] NAME" for strings, as upstream shows them.  Return: 0, -ENOMEM, or -E2BIG with @err at the argument that
  * does not fit in a record.
  */
 static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
@@ -679,26 +680,30 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 		bool str = a->type == RT_FETCH_STRING ||
 			   a->type == RT_FETCH_SYMSTR;
 		unsigned int size = str ? 4 : a->size;
-		const char *name = a->name;
-		char *array_name;
+		const char *name = a->name, *type = rt_kp_type_name(a);
+		char *decl;
 
 		off = ALIGN(off, size);
 		if (a->count) {
-			if (!tk->array_name) {
-				tk->array_name = kcalloc(d->nr_args,
-							 sizeof(*tk->array_name),
+			if (!tk->array_decl) {
+				tk->array_decl = kcalloc(d->nr_args,
+							 sizeof(*tk->array_decl),
 							 GFP_KERNEL);
-				if (!tk->array_name)
+				if (!tk->array_decl)
 					return -ENOMEM;
 			}
-			array_name = kasprintf(GFP_KERNEL, "%s[%u]", a->name,
-					       a->count);
-			if (!array_name)
+			/* as upstream: "u16 w[3]", "__data_loc char[][3] s" */
+			decl = str ? kasprintf(GFP_KERNEL, "%s[%u]", type, a->count) :
+				     kasprintf(GFP_KERNEL, "%s[%u]", name, a->count);
+			if (!decl)
 				return -ENOMEM;
-			tk->array_name[i] = array_name;
-			name = array_name;
+			tk->array_decl[i] = decl;
+			if (str)
+				type = decl;
+			else
+				name = decl;
 		}
-		*f = (struct rt_event_field){ rt_kp_type_name(a), name, off,
+		*f = (struct rt_event_field){ type, name, off,
 			size * (a->count ? a->count : 1), a->is_signed,
 			a->count ? RT_FIELD_BYTES :
 			str ? RT_FIELD_STRING : RT_FIELD_INT };

@@ -80,8 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (d->args[i].count > RT_PROBE_MAX_ARRAY ||
 		    (d->args[i].count && !d->args[i].nr_deref))
 			fail("an array too big or not from memory", line);
-		if (d->args[i].nr_deref > RT_PROBE_MAX_DEREF)
-			fail("too many memory reads", line);
+		if (d->args[i].nr_deref > RT_PROBE_MAX_STEPS)
+			fail("nested too deep", line);
 	}
 	n = rt_probe_def_format(d, NULL, 0);
 	text = malloc(n + 1);

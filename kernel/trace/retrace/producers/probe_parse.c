@@ -9,9 +9,11 @@
  *
  * Each fetch argument is [NAME=]FETCH[:TYPE] where FETCH is %REG,
  * @ADDR, @SYM[+|-offs], $stackN, $stack, $retval, $comm, or
- * +|-offs(FETCH) nested as deep as the argument's 63 bytes allow.  A string needs an address to
- * start at: a +|-offs(...) or an @ADDR or @SYM, or $comm.  Nesting is parsed with a loop over the prefix,
- * never by recursion, so a hostile line cannot exhaust the stack.
+ * +|-offs(FETCH) nested up to RT_PROBE_MAX_STEPS.  A string, and an
+ * array, needs an address to start at: a +|-offs(...) or an @ADDR or
+ * @SYM (a string also $comm).  Nesting is parsed with a loop over the
+ * prefix, never by recursion, so a hostile line cannot exhaust the
+ * stack.
  *
  * Syntax only: symbols and addresses are checked by the kernel side
  * when it registers the probe.  Pure C, also built as a host program.
@@ -194,9 +196,9 @@ static int rt_pp_type(struct rt_pparse *p, struct rt_probe_arg *a,
 		{ "%pD", RT_FETCH_STRING, 0, 0 },
 	};
 	const char *br = strchr(t, '[');
+	char name[RT_PROBE_MAX_ARG_BODY + 1];
 	unsigned long w, o, c;
 	const char *at, *sl;
-	char name[24];
 	unsigned int i;
 	size_t n = br ? (size_t)(br - t) : strlen(t);
 	int ret;
@@ -353,6 +355,29 @@ static int rt_pp_base(struct rt_pparse *p, struct rt_probe_arg *a,
 	return rt_pp_fail_at(p, -EINVAL, "unknown fetch argument", s);
 }
 
+/*
+ * Upstream's bound on nesting, RT_PROBE_MAX_STEPS: the base's steps
+ * plus one per +|-offs( ).  Upstream parses from the inside out and
+ * stops at the first prefix that does not fit; the caret goes just
+ * inside that prefix's '(', where upstream's does.  @f: the argument's
+ * body, @nprefix: its prefixes.
+ */
+static int rt_pp_steps(struct rt_pparse *p, const struct rt_probe_arg *a,
+		       const char *f, unsigned int nprefix)
+{
+	unsigned int base = a->base == RT_FETCH_SYM ? 3 :
+			    a->base == RT_FETCH_IMM ? 2 : 1;
+	unsigned int fit = RT_PROBE_MAX_STEPS - base, i;
+	const char *q = f;
+
+	if (nprefix <= fit)
+		return 0;
+	/* Prefixes from the outside: the one at nprefix - fit - 1 fails. */
+	for (i = 0; i < nprefix - fit; i++)
+		q = strchr(q, '(') + 1;
+	return rt_pp_fail_at(p, -E2BIG, "too deeply nested", q);
+}
+
 static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 		     const char *tok, char cmd, bool entry, unsigned int idx)
 {
@@ -454,14 +479,9 @@ static int rt_pp_arg(struct rt_pparse *p, struct rt_probe_arg *a,
 	kfree(prefix);
 	if (ret)
 		return ret;
-	/*
-	 * Upstream's bound (its 16 fetch steps): @ADDR, @SYM and $stackN
-	 * read once themselves.  The caret goes where upstream's does,
-	 * just inside the outermost "+|-offs(".
-	 */
-	if (a->nr_deref > RT_PROBE_MAX_DEREF && nprefix)
-		return rt_pp_fail_at(p, -E2BIG, "too many memory reads (14 at most)",
-				     strchr(f, '(') + 1);
+	ret = rt_pp_steps(p, a, f, nprefix);
+	if (ret)
+		return ret;
 	/* A string whose address comes from a user read is a user string. */
 	if (a->type == RT_FETCH_STRING && a->nr_deref &&
 	    (a->user & (1U << (a->nr_deref - 1))))

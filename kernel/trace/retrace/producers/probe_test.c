@@ -341,6 +341,7 @@ static void test_errors(void)
 		{ "p:e f +u0(%di):symstr", -EINVAL }, { "p:e f %di:chars", -EINVAL },
 		{ "p:e f %di:u8[4][4]", -EINVAL }, { "p:e f %di:[4]", -EINVAL },
 		{ "p:e f $stack0:u8[8]", -EINVAL },
+		{ "p:e f +1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@jiffies)))))))))))))", -E2BIG },
 		{ "p:e f +0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))", -E2BIG },
 		{ "p:e f +0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%di)))))))))))))))", -E2BIG },
 		{ "p:e f +4%di)", -EINVAL }, { "p:e f +4(%di))", -EINVAL },
@@ -435,6 +436,9 @@ static void test_error_positions(void)
 		"p vfs_read +0(@11):u8[^10a]",		/* bad array size */
 		"p vfs_read +0(@11):u8[^256]",		/* array too big */
 		"p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
+		"p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%di)))))))))))))))",
+		"p vfs_read +1(^+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@jiffies)))))))))))))",
+		"p vfs_read +0(+0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0)))))))))))))))",
 		"p vfs_read ^arg123456789012345678901234567890=@11",
 		"p vfs_read ^=@11",
 		"p vfs_read ^var.1=@11",
@@ -493,7 +497,7 @@ static void test_limits(void)
 	ret = rt_probe_parse(line, &d, &err);
 	check("limit line length", ret == -E2BIG && !d);
 
-	/* 14 memory reads, upstream's bound; the 63-byte one allows 15. */
+	/* Upstream's 15 steps: 14 prefixes on a register (or $stackN). */
 	n = sprintf(line, "p f x=");
 	for (i = 0; i < 14; i++)
 		n += sprintf(line + n, "+1(");
@@ -505,7 +509,13 @@ static void test_limits(void)
 	check("limit 14 nested derefs", d && d->args[0].nr_deref == 14);
 	rt_probe_def_free(d);
 	d = parse("p f x=+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@0)))))))))))))");
-	check("limit 14 reads with @ADDR's own", d && d->args[0].nr_deref == 14);
+	check("limit 13 prefixes on @ADDR", d && d->args[0].nr_deref == 14);
+	rt_probe_def_free(d);
+	d = parse("p f +0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0($stack0))))))))))))))");
+	check("limit 14 prefixes on $stackN", d && d->args[0].nr_deref == 15);
+	rt_probe_def_free(d);
+	d = parse("p f +1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@jiffies))))))))))))");
+	check("limit 12 prefixes on @SYM", d && d->args[0].nr_deref == 13);
 	rt_probe_def_free(d);
 	n = sprintf(line, "p f x=");
 	memset(line + n, 'a', RT_PROBE_MAX_ARG_BODY);
