@@ -760,24 +760,66 @@ def identity(tree, kp):
     return bad
 
 
+def patch_subject(path):
+    """A patch's subject as git am records it, without "[PATCH n/N] "."""
+    subj, on = '', False
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if line.startswith('Subject: '):
+            subj, on = line[len('Subject: '):], True
+        elif on and line.startswith((' ', '\t')):
+            subj += ' ' + line.strip()
+        elif on:
+            break
+    return re.sub(r'^\[PATCH[^]]*\] ', '', subj)
+
+
+def applied_series(tmp, files):
+    """The series' commits in @tmp if it holds exactly @files, else None."""
+    if not os.path.isdir(os.path.join(tmp, '.git')):
+        return None
+    r = subprocess.run(['git', 'rev-list', '--reverse', '--branches', '^base'], cwd=tmp,
+                       stdout=subprocess.PIPE, universal_newlines=True)
+    commits = r.stdout.split() if r.returncode == 0 else []
+    if len(commits) != len(files):
+        return None
+    for c, f in zip(commits, files):
+        if git('log', '-1', '--format=%s', c, cwd=tmp).strip() != patch_subject(f):
+            return None
+    return commits
+
+
 def bisect():
-    """Build after every patch: olddefconfig + retrace's config, -j$JOBS."""
+    """Build after every patch: olddefconfig + retrace's config, -j$JOBS.
+
+    BISECT_FROM=N resumes an interrupted run at patch N: it reuses the
+    repository and the objects of that run (build/series-full, build/
+    obj-series) if they hold this very series, so the next build is
+    incremental as it would have been.  The per-patch times then add up
+    to one whole run's."""
     log = os.path.join(BUILD, 'series-bisect.log')
     tmp = os.path.join(BUILD, 'series-full')
     obj = os.path.join(BUILD, 'obj-series')
     files = patch_files()
     if not files:
         die('no series: run make series')
-    # git am on a fresh repository of the whole pristine tree.
-    t = time.time()
-    step('series: the whole pristine tree as a git repository in %s' % tmp)
-    pristine_tree(tmp)
-    ok = git_am(tmp, files)
-    print('[%s] series/git-am-full (%d patches on the whole pristine tree, %ds)' %
-          ('PASS' if ok else 'FAIL', len(files), time.time() - t), flush=True)
-    if not ok:
-        return 1
-    commits = git('rev-list', '--reverse', 'base..HEAD', cwd=tmp).split()
+    start = int(os.environ.get('BISECT_FROM') or 1)
+    commits = applied_series(tmp, files) if start > 1 else None
+    if start > 1 and not commits:
+        die('BISECT_FROM=%d: %s does not hold this series; run without it' % (start, tmp))
+    if commits:
+        step('series: resuming at patch %d in %s' % (start, tmp))
+    else:
+        # git am on a fresh repository of the whole pristine tree.
+        t = time.time()
+        step('series: the whole pristine tree as a git repository in %s' % tmp)
+        pristine_tree(tmp)
+        ok = git_am(tmp, files)
+        print('[%s] series/git-am-full (%d patches on the whole pristine tree, %ds)' %
+              ('PASS' if ok else 'FAIL', len(files), time.time() - t), flush=True)
+        if not ok:
+            return 1
+        commits = git('rev-list', '--reverse', 'base..HEAD', cwd=tmp).split()
     frag = [os.path.join(TOP, 'harness', 'config', 'retrace.config')]
     jobs = os.environ.get('JOBS') or str(os.cpu_count())
     cc = 'ccache gcc' if shutil.which('ccache') else 'gcc'
@@ -788,8 +830,10 @@ def bisect():
     env.setdefault('CCACHE_DIR', os.path.expanduser('~/.ccache'))
     failed = 0
     t_all = time.time()
-    with open(log, 'w') as lf:
+    with open(log, 'a' if start > 1 else 'w') as lf:
         for i, c in enumerate(commits, 1):
+            if i < start:
+                continue
             subj = git('log', '-1', '--format=%s', c, cwd=tmp).strip()
             git('checkout', '-q', '-f', c, cwd=tmp)
             t = time.time()
@@ -809,7 +853,8 @@ def bisect():
             dt = time.time() - t
             print('[%s] series/bisect/%02d %s (%ds)' % ('PASS' if rc == 0 else 'FAIL', i, subj, dt), flush=True)
             failed += rc != 0
-    print('series: %d builds in %ds, %d failed (log: %s)' % (len(commits), time.time() - t_all, failed, log))
+    print('series: %d builds in %ds, %d failed (log: %s)' %
+          (len(commits) - start + 1, time.time() - t_all, failed, log))
     return 1 if failed else 0
 
 
