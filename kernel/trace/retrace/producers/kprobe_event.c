@@ -617,6 +617,12 @@ static void rt_kp_free(struct rt_kprobe *tk)
 	kfree(tk);
 }
 
+/* Recorded as a string: string, ustring, %pd/%pD and symstr. */
+static bool rt_kp_is_string(const struct rt_probe_arg *a)
+{
+	return a->type == RT_FETCH_STRING || a->type == RT_FETCH_SYMSTR;
+}
+
 /* The print_fmt piece for one value of @a; @str: it is a string. */
 static const char *rt_kp_elem_fmt(const struct rt_probe_arg *a, bool str)
 {
@@ -677,8 +683,7 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 
 	for (i = 0; i < d->nr_args; i++, f++) {
 		const struct rt_probe_arg *a = &d->args[i];
-		bool str = a->type == RT_FETCH_STRING ||
-			   a->type == RT_FETCH_SYMSTR;
+		bool str = rt_kp_is_string(a);
 		unsigned int size = str ? 4 : a->size;
 		const char *name = a->name, *type = rt_kp_type_name(a);
 		char *decl;
@@ -725,8 +730,7 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 	p += sprintf(p, ret ? "\"(%%lx <- %%lx)" : "\"(%%lx)");
 	for (i = 0; i < d->nr_args; i++) {
 		const struct rt_probe_arg *a = &d->args[i];
-		bool str = a->type == RT_FETCH_STRING ||
-			   a->type == RT_FETCH_SYMSTR;
+		bool str = rt_kp_is_string(a);
 		unsigned int j;
 
 		p += sprintf(p, " %s=", a->name);
@@ -743,8 +747,7 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 			      "\", REC->__probe_ip");
 	for (i = 0; i < d->nr_args; i++) {
 		const struct rt_probe_arg *a = &d->args[i];
-		bool str = a->type == RT_FETCH_STRING ||
-			   a->type == RT_FETCH_SYMSTR;
+		bool str = rt_kp_is_string(a);
 		unsigned int j;
 
 		if (!a->count) {

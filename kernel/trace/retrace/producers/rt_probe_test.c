@@ -51,9 +51,10 @@ void rt_probe_test_clobber(long a, long b, long c, long d, long e, long f)
 	barrier();
 }
 
+typedef void (*rt_probe_test_fn_t)(long, long, long, long, long, long);
+
 /* A function's address in data, for the symbol and symstr types. */
-void (*rt_probe_test_fn)(long, long, long, long, long, long) =
-	rt_probe_test_clobber;
+rt_probe_test_fn_t rt_probe_test_fn = rt_probe_test_clobber;
 EXPORT_SYMBOL_GPL(rt_probe_test_fn);
 
 static noinline __attribute__((__noipa__))
