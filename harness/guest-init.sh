@@ -19,6 +19,8 @@ for arg in $(cat /proc/cmdline); do
 	rt.bench_ms=*) export RB_BENCH_MS=${arg#rt.bench_ms=} ;;
 	rt.bench_scale=*) bench_scale=${arg#rt.bench_scale=} ;;
 	rt.bench_only=*) export BENCH_ONLY=${arg#rt.bench_only=} ;;
+	rt.profile=*) profile=${arg#rt.profile=} ;;
+	rt.profile_fn=*) export PROFILE_FN=${arg#rt.profile_fn=} ;;
 	rt.fn_all_secs=*) export FN_ALL_SECS=${arg#rt.fn_all_secs=} ;;
 	rt.tc_load_secs=*) export RT_TC_LOAD_SECS=${arg#rt.tc_load_secs=} ;;
 	rt.tc_load_mask=*) export RT_TC_LOAD_MASK=${arg#rt.tc_load_mask=} ;;
@@ -37,6 +39,10 @@ check)
 bench)
 	echo "BENCH boot_to_user_ms $(echo "$uptime_at_init" | awk '{ printf "%d", $1 * 1000 }')"
 	/selftests/bench/guest-bench.sh "${bench_scale:-100}"
+	;;
+profile)
+	# harness/profile.sh: gdb steps through one call from the host.
+	/selftests/bench/guest-profile.sh "$profile"
 	;;
 conformance)
 	# Upstream's ftracetest (harness/conformance.sh reads the console).
