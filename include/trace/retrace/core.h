@@ -13,6 +13,8 @@
 #include <linux/percpu.h>
 #include <asm/current.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/thread_info.h>
 #include <linux/types.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
@@ -168,6 +170,22 @@ static inline bool rt_opt(const struct rt_instance *tr, enum rt_option o)
 	return test_bit(o, &tr->options);
 }
 
+/**
+ * rt_recording - whether a record made now on this CPU would be kept
+ * @tr: the instance
+ *
+ * Inline: every producer asks it on every hit.  Call with preemption
+ * disabled.
+ *
+ * Return: false when @tr's tracing is off, the buffer is missing, or
+ * this CPU is outside tracing_cpumask.
+ */
+static __always_inline bool rt_recording(struct rt_instance *tr)
+{
+	return READ_ONCE(tr->on) && READ_ONCE(tr->buffer) &&
+	       cpumask_test_cpu(raw_smp_processor_id(), tr->cpumask);
+}
+
 /* One of the current tracer's own options (struct rt_tracer_opt). */
 static inline bool rt_tracer_opt(const struct rt_instance *tr,
 				 unsigned int bit)
@@ -321,10 +339,7 @@ static inline struct rt_instance *rt_top_instance(void)
 	return &rt_top;
 }
 
-bool rt_recording(struct rt_instance *tr);
 unsigned int rt_raw_subbuf_size(struct rt_instance *tr);
-void *rt_reserve_entry(struct rt_instance *tr, struct rt_handle *h,
-		       unsigned int type, unsigned int len, unsigned long pc);
 
 void rt_pipe_kick(struct rt_instance *tr);
 /* tracing_thresh in ns (core/control.c); 0: no threshold. */
@@ -369,8 +384,31 @@ void rt_readme_add(struct rt_readme_part *part);
 void rt_error_log(const char *loc, const char *cmd, const char *msg,
 		  unsigned int pos);
 
-/* Common header of a record, as the code at @pc saw its context. */
-void rt_fill_header(struct rt_entry *e, unsigned int type, unsigned long pc);
+/*
+ * The common header of a record, as the code at @pc saw its context.
+ * Inline, like rt_reserve_entry() below: on the hot paths a call costs
+ * as much as the few loads and tests it makes.
+ */
+static __always_inline void rt_fill_header(struct rt_entry *e,
+					   unsigned int type, unsigned long pc)
+{
+	u8 flags = 0;
+
+	if (irqs_disabled())
+		flags |= RT_FLAG_IRQS_OFF;
+	if (tif_need_resched())
+		flags |= RT_FLAG_NEED_RESCHED;
+	if (pc & HARDIRQ_MASK)
+		flags |= RT_FLAG_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		flags |= RT_FLAG_SOFTIRQ;
+	if (pc & NMI_MASK)
+		flags |= RT_FLAG_NMI;
+	e->type = type;
+	e->flags = flags;
+	e->preempt_count = pc & PREEMPT_MASK;
+	e->pid = current->pid;
+}
 /*
  * The ring buffer rounds a record up to 4 bytes and leaves the padding
  * as the ring had it; producers of odd lengths zero it so that hex and
@@ -440,7 +478,57 @@ void rt_snapshot_disarm(int cookie);
 bool rt_snapshot_heard(void);
 void rt_snapshot_request(int cookie);
 
-void rt_save_comm(struct task_struct *tsk);
+/*
+ * The pid whose command name this CPU saved last (core/comm.c): most
+ * records come from the task that made the one before, so the check is
+ * inline and the save out of line.  Written by its own CPU, with
+ * interrupts off, and reset from any CPU when a task is renamed.
+ */
+DECLARE_PER_CPU(int, rt_last_saved_pid);
+void rt_save_comm_slow(struct task_struct *tsk);
+
+/* Remember @tsk's command name for the output; preemption disabled. */
+static __always_inline void rt_save_comm(struct task_struct *tsk)
+{
+	if (likely(__this_cpu_read(rt_last_saved_pid) == tsk->pid) ||
+	    !tsk->pid)
+		return;
+	rt_save_comm_slow(tsk);
+}
+
+/**
+ * rt_reserve_entry - reserve a record and fill its common header
+ * @tr: the instance
+ * @h: out, what to pass to rt_commit()
+ * @type: record type
+ * @len: total bytes including struct rt_entry
+ * @pc: preempt_count() before the caller disabled preemption
+ *
+ * For producers that already disabled preemption and checked
+ * rt_recording().  The buffer is read once into @h: a swap of
+ * tr->buffer before the commit cannot send the commit elsewhere.
+ * Inline: it is on the path of every record.
+ *
+ * Return: the record, or NULL if the buffer refused it.  On success
+ * call rt_commit(@h) on the same CPU, preemption still disabled.
+ */
+static __always_inline void *rt_reserve_entry(struct rt_instance *tr,
+					      struct rt_handle *h,
+					      unsigned int type,
+					      unsigned int len,
+					      unsigned long pc)
+{
+	struct rt_entry *e;
+
+	h->buf = READ_ONCE(tr->buffer);
+	h->tr = tr;
+	e = rt_buffer_reserve(h->buf, len);
+	if (e) {
+		rt_fill_header(e, type, pc);
+		rt_save_comm(current);
+	}
+	return e;
+}
 /* The command name saved for @pid, "<...>" if none: TASK_COMM_LEN bytes. */
 void rt_find_comm(int pid, char *comm);
 

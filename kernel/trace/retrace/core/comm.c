@@ -39,7 +39,8 @@ static DEFINE_MUTEX(rt_comm_resize_lock);
  * context (NMI included) can record; a missed save costs a "<...>".
  */
 static arch_spinlock_t rt_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
-static DEFINE_PER_CPU(int, rt_last_saved_pid) = -1;
+DEFINE_PER_CPU(int, rt_last_saved_pid) = -1;
+EXPORT_PER_CPU_SYMBOL_GPL(rt_last_saved_pid);
 
 /*
  * With interrupts off: store @comm (TASK_COMM_LEN bytes, NUL-padded) as
@@ -59,19 +60,25 @@ static __always_inline bool rt_comm_store(int pid, const char *comm)
 	return true;
 }
 
-void notrace rt_save_comm(struct task_struct *tsk)
+/**
+ * rt_save_comm_slow - save @tsk's command name for the output
+ * @tsk: the task a record is being made for
+ *
+ * The out-of-line half of rt_save_comm() (core.h), which has checked
+ * that this CPU did not save @tsk last.  Any context; a busy table
+ * skips the save.
+ */
+void notrace rt_save_comm_slow(struct task_struct *tsk)
 {
 	unsigned long flags;
 
-	if (likely(__this_cpu_read(rt_last_saved_pid) == tsk->pid) ||
-	    !tsk->pid)
-		return;
 	/* raw_: this runs inside traced code; keep lockdep out of it. */
 	raw_local_irq_save(flags);
 	if (rt_comm_store(tsk->pid, tsk->comm))
 		__this_cpu_write(rt_last_saved_pid, tsk->pid);
 	raw_local_irq_restore(flags);
 }
+EXPORT_SYMBOL_GPL(rt_save_comm_slow);
 
 /*
  * A task renamed (exec, prctl(PR_SET_NAME)) keeps its pid, which the

@@ -170,15 +170,35 @@ static struct rt_event_type rt_marker_type = {
 };
 
 /*
+ * Copy @n bytes of a trace_marker write whose range passed access_ok()
+ * (@user_ok), with page faults disabled: preemption is off.  This is
+ * copy_from_user_nofault() without its range and NMI checks, which a
+ * write(2) in process context passes anyway.  0 or -EFAULT.
+ */
+static __always_inline int rt_marker_copy(void *dst, const char __user *src,
+					  unsigned int n, bool user_ok)
+{
+	unsigned long left;
+
+	if (!user_ok)
+		return -EFAULT;
+	pagefault_disable();
+	left = __copy_from_user_inatomic(dst, src, n);
+	pagefault_enable();
+	return left ? -EFAULT : 0;
+}
+
+/*
  * One record of @len bytes of text from @ubuf; preemption is off and
  * rt_recording() said yes.  The text
  * is copied from user space straight into the reserved record, with
  * page faults disabled; text that is not resident records as
  * "<faulted>".
  */
-static struct rt_print_entry * __no_stack_protector
+static __always_inline struct rt_print_entry *
 rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
-		unsigned int len, unsigned long pc, unsigned int *sizep)
+		unsigned int len, unsigned long pc, unsigned int *sizep,
+		bool user_ok)
 {
 	static const char faulted[] = "<faulted>";
 	unsigned int size = sizeof(struct rt_print_entry) + len + 1;
@@ -189,7 +209,7 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 	if (!e)
 		return NULL;
 	e->ip = 0;
-	if (copy_from_user_nofault(e->buf, ubuf, len)) {
+	if (rt_marker_copy(e->buf, ubuf, len, user_ok)) {
 		len = min_t(unsigned int, len, sizeof(faulted) - 1);
 		memcpy(e->buf, faulted, len);
 	}
@@ -218,23 +238,33 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	unsigned int first_size = 0;
 	rt_marker_hook_t hook;
 	unsigned long pc;
+	bool user_ok;
 	char last;
+	int err;
 
 	if (!cnt)
 		return 0;
 	if (!READ_ONCE(tr->on))
 		return -EBADF;
+	/* A range outside user space records "<faulted>", as a fault does. */
+	user_ok = access_ok(ubuf, len);
 	pc = preempt_count();
 	preempt_disable_notrace();
 	/* Every record prints as one line: drop the write's last newline. */
-	if (!copy_from_user_nofault(&last, ubuf + len - 1, 1) && last == '\n')
-		len--;
+	if (user_ok) {
+		pagefault_disable();
+		err = __get_user(last, ubuf + len - 1);
+		pagefault_enable();
+		if (!err && last == '\n')
+			len--;
+	}
 	/* At least one record: a lone newline makes an empty line. */
 	if (rt_recording(tr)) {
 		off = 0;
 		do {
 			n = min_t(unsigned int, len - off, RT_MARKER_PIECE);
-			e = rt_marker_piece(tr, ubuf + off, n, pc, &size);
+			e = rt_marker_piece(tr, ubuf + off, n, pc, &size,
+					    user_ok);
 			/*
 			 * A refused piece ends the write: what was taken is
 			 * always the text's start, the writer sends the rest.
