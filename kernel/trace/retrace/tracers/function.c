@@ -40,6 +40,12 @@
 #define RT_FN_ON_SCOPES	2
 #define RT_FN_ON_GRAPHS	4	/* rt_graph_running is not NULL */
 #define RT_FN_ON_INSTANCES	(RT_FN_ON_SCOPES | RT_FN_ON_GRAPHS)
+/*
+ * With RT_FN_ON_TOP alone: the top level's function tracer, not
+ * function_graph, not gated.  rt_fn_hit() then tests one byte, and
+ * not the three words (rt_fn_on, rt_fn_gated, rt_graph_on) that say so.
+ */
+#define RT_FN_ON_PLAIN	8
 static u8 rt_fn_on;
 static bool rt_fn_selected;		/* top level's current_tracer */
 /* "function_graph" is current_tracer; rt_graph_on adds ftrace_enabled. */
@@ -193,7 +199,7 @@ rt_fn_hit_scopes(unsigned long ip, unsigned long parent_ip, unsigned long pc)
 	for (i = 0; run && i < run->nr; i++) {
 		sc = run->sc[i];
 		if (rt_fn_selects(sc, ip) && rt_recording(sc->tr) &&
-		    rt_fn_pid_wanted(sc))
+		    rt_fn_pids_allow(sc))
 			rt_fn_record(sc->tr, ip, parent_ip, pc);
 	}
 	rt_recursion_exit(&rt_fn_inside, bit);
@@ -201,6 +207,28 @@ out:
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(rt_fn_hit_scopes);
+
+/* The top level's record of @ip, past the instance and graph checks. */
+static __always_inline void rt_fn_hit_top(unsigned long ip,
+					  unsigned long parent_ip,
+					  unsigned long pc, bool check)
+{
+	struct rt_instance *tr;
+	unsigned long bit;
+
+	preempt_disable_notrace();
+	if (check && !rt_fn_selects(&rt_fn_top, ip))
+		goto out;
+	bit = rt_recursion_enter(&rt_fn_inside, rt_context_level(pc));
+	if (!bit)
+		goto out;
+	tr = READ_ONCE(rt_fn_tr);
+	if (rt_recording(tr) && rt_fn_pids_allow(&rt_fn_top))
+		rt_fn_record(tr, ip, parent_ip, pc);
+	rt_recursion_exit(&rt_fn_inside, bit);
+out:
+	preempt_enable_notrace();
+}
 
 /*
  * rt_fn_hit - the function tracer's client callback
@@ -216,11 +244,14 @@ static void notrace __no_stack_protector
 rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 	  unsigned long *parent_slot, struct pt_regs *regs, bool check)
 {
-	unsigned long pc = preempt_count(), bit;
-	struct rt_instance *tr;
+	unsigned long pc = preempt_count();
 	u8 on = READ_ONCE(rt_fn_on);
 	bool graph;
 
+	if (likely(on == (RT_FN_ON_TOP | RT_FN_ON_PLAIN))) {
+		rt_fn_hit_top(ip, parent_ip, pc, check);
+		return;
+	}
 	if (!on)
 		return;
 	if (unlikely(on & RT_FN_ON_INSTANCES)) {
@@ -247,18 +278,7 @@ rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 		rt_graph_entry(ip, parent_slot, check, true);
 		return;
 	}
-	preempt_disable_notrace();
-	if (check && !rt_fn_selects(&rt_fn_top, ip))
-		goto out;
-	bit = rt_recursion_enter(&rt_fn_inside, rt_context_level(pc));
-	if (!bit)
-		goto out;
-	tr = READ_ONCE(rt_fn_tr);
-	if (rt_recording(tr) && rt_fn_pid_wanted(&rt_fn_top))
-		rt_fn_record(tr, ip, parent_ip, pc);
-	rt_recursion_exit(&rt_fn_inside, bit);
-out:
-	preempt_enable_notrace();
+	rt_fn_hit_top(ip, parent_ip, pc, check);
 }
 NOKPROBE_SYMBOL(rt_fn_hit);
 
@@ -390,6 +410,9 @@ int rt_fn_sync(void)
 	on = ((rt_fn_selected || rt_graph_selected) && rt_ftrace_enabled ?
 	      RT_FN_ON_TOP : 0) | (rt_fn_running ? RT_FN_ON_SCOPES : 0) |
 	     (rt_graph_running ? RT_FN_ON_GRAPHS : 0);
+	/* rt_fn_gated is set before this runs, and cleared after. */
+	if (on == RT_FN_ON_TOP && !rt_graph_on && !READ_ONCE(rt_fn_gated))
+		on |= RT_FN_ON_PLAIN;
 	/*
 	 * The instance bits also make the top level check its filter: keep
 	 * them until the sites only instances wanted are NOPs again, or a

@@ -96,6 +96,15 @@ int rt_fn_gated_start(struct rt_instance *tr);
 void rt_fn_gated_stop(void);
 bool rt_fn_pid_wanted(const struct rt_fn_scope *sc);
 
+/* rt_fn_pid_wanted(), with the usual case (no pid sets) inline. */
+static __always_inline bool rt_fn_pids_allow(const struct rt_fn_scope *sc)
+{
+	/* NULL is all a plain load may see: no set is dereferenced. */
+	if (likely(!READ_ONCE(sc->pids) && !READ_ONCE(sc->notrace_pids)))
+		return true;
+	return rt_fn_pid_wanted(sc);
+}
+
 /*
  * function_graph.c: the graph tracer shares the function tracer's
  * client, filters and pids.  rt_graph_selected is written under
