@@ -18,7 +18,21 @@
  * context level (shared with trace_printk()); rt_event_close() fills the common header, runs the
  * event's filter on the finished record and copies it into the ring
  * buffer only if it passes.  Building the record first is what lets a
- * filter look at every field; the copy is cheap next to any producer.
+ * filter look at every field.
+ *
+ * A producer that knows the record's size before filling it may try
+ * the short way first (kprobe events with no string argument):
+ *
+ *	rec = rt_event_reserve(ev, &h, len, pc);
+ *	if (rec) {
+ *		... fill the payload ...
+ *		rt_event_commit(&h, rec, len);
+ *	} else {
+ *		... the rt_event_open() path above ...
+ *	}
+ *
+ * It succeeds when one instance alone records the event, unfiltered
+ * and without triggers, and saves the scratch record and the copy.
  */
 #ifndef _TRACE_RETRACE_EVENT_H
 #define _TRACE_RETRACE_EVENT_H
@@ -146,6 +160,19 @@ void *rt_event_open(unsigned long pc);
 void rt_event_close(struct rt_event *ev, void *rec, unsigned int len,
 		    unsigned long pc);
 void rt_event_discard(void *rec, unsigned long pc);
+void *rt_event_reserve(struct rt_event *ev, struct rt_handle *h,
+		       unsigned int len, unsigned long pc);
+
+/*
+ * Publish @rec, @len bytes from rt_event_reserve(), which @h holds:
+ * same CPU, preemption still disabled.
+ */
+static __always_inline void rt_event_commit(struct rt_handle *h, void *rec,
+					    unsigned int len)
+{
+	rt_zero_pad(rec, len);
+	rt_commit(h);
+}
 
 /*
  * The preemption count a tracepoint probe's caller ran with: in 6.12 a

@@ -77,6 +77,53 @@ void *rt_event_open(unsigned long pc)
 EXPORT_SYMBOL_GPL(rt_event_open);
 
 /**
+ * rt_event_reserve - reserve a record of @ev in place in a ring buffer
+ * @ev: the event
+ * @h: out, what to pass to rt_event_commit()
+ * @len: total bytes, header included: the record's final size
+ * @pc: preempt_count() before the caller disabled preemption
+ *
+ * The short way for a producer that knows a record's size before
+ * filling it.  When one instance alone takes @ev's records, with no
+ * filter and no trigger (the usual case), the record is filled where
+ * it will be read, which saves rt_event_open()'s scratch record and
+ * rt_event_close()'s copy.  Call with preemption disabled.  As in
+ * rt_event_close(), a filter or trigger that arrives meanwhile applies
+ * from the next record on.
+ *
+ * Return: the record, its common header filled, for rt_event_commit()
+ * on this CPU; or NULL, when the producer must take the rt_event_open()
+ * path, which decides whether and where the record goes.
+ */
+void *rt_event_reserve(struct rt_event *ev, struct rt_handle *h,
+		       unsigned int len, unsigned long pc)
+{
+	struct rt_event_file *file, *only = NULL;
+	struct rt_event_dir *edir;
+
+	if (unlikely(len < sizeof(struct rt_entry) ||
+		     len > RT_EVENT_MAX_RECORD))
+		return NULL;
+	list_for_each_entry_rcu(file, &ev->files, ev_link,
+				rcu_read_lock_sched_held()) {
+		bool ts = rcu_access_pointer(file->triggers);
+
+		if (likely(!READ_ONCE(file->enabled) && !ts))
+			continue;
+		if (only || ts || rcu_access_pointer(file->filter))
+			return NULL;
+		only = file;
+	}
+	if (!only)
+		return NULL;
+	edir = only->sysdir->edir;
+	if (!rt_event_pid_ok(edir) || !rt_recording(edir->tr))
+		return NULL;
+	return rt_reserve_entry(edir->tr, h, ev->type.type, len, pc);
+}
+EXPORT_SYMBOL_GPL(rt_event_reserve);
+
+/**
  * rt_event_discard - give back a record from rt_event_open() unused
  * @rec: the record
  * @pc: the value given to rt_event_open()

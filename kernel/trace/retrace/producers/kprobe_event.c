@@ -70,6 +70,8 @@ struct rt_kprobe {
 	/* return probes: arguments saved at entry, up to the highest $argN */
 	unsigned int		nr_entry_args;
 	unsigned int		fixed_len;	/* strings are appended here */
+	/* no string argument: every record is fixed_len bytes */
+	bool			sized;
 	char			*print_fmt;
 	char			*fault_name;	/* "__probe_fault[N]" */
 	/* per TYPE[N] argument: its field's "NAME[N]", or for string[N] its type */
@@ -307,16 +309,29 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 			 const unsigned long *entry_args)
 {
 	unsigned long pc = preempt_count();
-	unsigned int len, i, off = sizeof(struct rt_entry);
-	u8 *rec;
+	unsigned int len, i, z, off = sizeof(struct rt_entry);
+	struct rt_handle h;
+	u8 *rec = NULL;
+	bool direct;
 	int n;
 
 	this_cpu_inc(*tk->hits);
 	preempt_disable_notrace();
-	rec = rt_event_open(pc);
+	/* Straight into the ring buffer when the event layer lets us. */
+	if (tk->sized)
+		rec = rt_event_reserve(&tk->owner->ev, &h, tk->fixed_len, pc);
+	direct = rec;
+	if (!direct)
+		rec = rt_event_open(pc);
 	if (!rec)
 		goto out;
-	memset(rec + off, 0, tk->fixed_len - off);
+	/*
+	 * Zero the fixed part (padding, fields a fault leaves) by 4-byte
+	 * words: fixed_len is a multiple of 4, the record 4-byte aligned,
+	 * and a few stores cost less than memset()'s byte loops here.
+	 */
+	for (z = off; z < tk->fixed_len; z += sizeof(u32))
+		WRITE_ONCE(*(u32 *)(rec + z), 0);
 	memcpy(rec + off, &ip, sizeof(ip));
 	off += sizeof(ip);
 	if (rt_kp_is_ret(tk)) {
@@ -328,7 +343,10 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 	len = tk->fixed_len;
 	for (i = 0; i < tk->def->nr_args; i++)
 		rt_kp_store(tk, rec, &len, i, regs, entry_args);
-	rt_event_close(&tk->owner->ev, rec, len, pc);
+	if (direct)
+		rt_event_commit(&h, rec, len);
+	else
+		rt_event_close(&tk->owner->ev, rec, len, pc);
 out:
 	preempt_enable_notrace();
 }
@@ -681,6 +699,7 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 		DIV_ROUND_UP(d->nr_args, 8), 0, RT_FIELD_BYTES };
 	off += DIV_ROUND_UP(d->nr_args, 8);
 
+	tk->sized = true;
 	for (i = 0; i < d->nr_args; i++, f++) {
 		const struct rt_probe_arg *a = &d->args[i];
 		bool str = rt_kp_is_string(a);
@@ -688,6 +707,8 @@ static int rt_kp_layout(struct rt_kprobe *tk, struct rt_probe_error *err)
 		const char *name = a->name, *type = rt_kp_type_name(a);
 		char *decl;
 
+		if (str)
+			tk->sized = false;
 		off = ALIGN(off, size);
 		if (a->count) {
 			if (!tk->array_decl) {
