@@ -35,6 +35,7 @@ ROWS = [  # name, unit, is_overhead
     ("kmemev_poll32", "ns/call", True),
     ("kmemchan_poll32", "ns/call", True),
     ("kprobe_getppid", "ns/call", True),
+    ("kprobe_entry4_getppid", "ns/call", True),
     ("kprobe_offset_getppid", "ns/call", True),
     ("marker_write", "ns/write", False),
     ("kmarker_loop_plain", "ns/turn", False),

@@ -57,6 +57,17 @@ if [ -f kprobe_events ] && grep -qw "$fn" available_filter_functions 2>/dev/null
 	bench kprobe_getppid "$(rtbench getppid $N)"
 	echo 0 > events/kprobes/benchk/enable
 	echo > kprobe_events
+	# SYM+4: on an IBT kernel the call site past the endbr64, which is
+	# where a probe on SYM goes too, so it should cost the same; on a
+	# kernel without IBT +4 is inside the call and is refused (n/a).
+	if echo "p:benchk $fn+4" > kprobe_events 2>/dev/null; then
+		echo 1 > events/kprobes/benchk/enable
+		bench kprobe_entry4_getppid "$(rtbench getppid $N)"
+		echo 0 > events/kprobes/benchk/enable
+		echo > kprobe_events
+	else
+		bench kprobe_entry4_getppid n/a
+	fi
 	# Inside the function: the first instruction boundary past the
 	# call site (and an endbr64, if any) that kprobes accepts.  Both
 	# kernels use an int3 there, whereas upstream can use ftrace at +0.
@@ -74,6 +85,7 @@ if [ -f kprobe_events ] && grep -qw "$fn" available_filter_functions 2>/dev/null
 	fi
 else
 	bench kprobe_getppid n/a
+	bench kprobe_entry4_getppid n/a
 	bench kprobe_offset_getppid n/a
 fi
 
