@@ -188,8 +188,8 @@ if [ "$flavour" = debug ]; then
 		# the soak's everything at once.  Under KASAN a test takes ten
 		# times as long (30 s to 400 s here; 790 s for one round of
 		# 55latency/switch_stress); the whole list would not fit CI's time.
-		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,00basic/snapshot,10output/trace_pipe_raw,10output/subbuf_size,10output/trace_pipe_readers,40function/function_basic,40function/module,!40function/module_pending,40function/event_commands,40function/instances,40function/kprobe_site,!40function/kprobe_site_history,40function/nmi,40function/profiler,40function/stack_tracer,45graph/basic,45graph/instances,45graph/kretprobe,68sched/marker_triggers
-		lane_b=50kprobe/fetch_args,50kprobe/array_types,50kprobe/args_user_vfs,50kprobe/errors,50kprobe/module,50kprobe/multiprobe,55latency/wakeup,55latency/preemptoff,60soak,65markers/module,68sched/events,68sched/irq_events,68sched/signal_events,68sched/timer_events,68sched/kmem_events,68sched/syscalls,68sched/triggers,68sched/snapshot_trigger,70kmemtrace/record
+		lane_a=00basic/instances,00basic/buffer_size_kb_rollback,00basic/snapshot,10output/trace_pipe_raw,10output/subbuf_size,10output/trace_pipe_readers,40function/function_basic,40function/module,!40function/module_pending,40function/event_commands,40function/instances,40function/kprobe_site,!40function/kprobe_site_history,40function/nmi,40function/profiler,45graph/basic,45graph/instances,45graph/kretprobe,68sched/marker_triggers
+		lane_b=40function/stack_tracer,50kprobe/fetch_args,50kprobe/array_types,50kprobe/args_user_vfs,50kprobe/errors,50kprobe/module,50kprobe/multiprobe,55latency/wakeup,55latency/preemptoff,60soak,65markers/module,68sched/events,68sched/irq_events,68sched/signal_events,68sched/timer_events,68sched/kmem_events,68sched/syscalls,68sched/triggers,68sched/snapshot_trigger,70kmemtrace/record
 		# The MTTCG boot leaves out the two tests that patch every
 		# function again and again (all_functions, the function_graph
 		# switches): 189 s and over 15 minutes under MTTCG on the
