@@ -18,6 +18,9 @@ frags=("$TOP/harness/config/retrace.config")
 case $(flavour) in
 debug) frags+=("$TOP/harness/config/debug.config") ;;
 ref) frags+=("$TOP/harness/config/reference.config") ;;
+refnolat) frags+=("$TOP/harness/config/reference.config"
+		  "$TOP/harness/config/reference-nolat.config") ;;
+notrace) frags+=("$TOP/harness/config/notrace.config") ;;
 idle) frags+=("$TOP/harness/config/idle.config") ;;
 nolat) frags+=("$TOP/harness/config/nolat.config") ;;
 esac
@@ -30,6 +33,14 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	"${KMAKE[@]}" -s olddefconfig >/dev/null
 	if [ "$(flavour)" = ref ]; then
 		wants="CONFIG_FUNCTION_TRACER=y CONFIG_DYNAMIC_FTRACE=y CONFIG_KPROBE_EVENTS=y"
+	elif [ "$(flavour)" = refnolat ]; then
+		wants="CONFIG_FUNCTION_TRACER=y CONFIG_DYNAMIC_FTRACE=y CONFIG_KPROBE_EVENTS=y"
+		! grep -qE '^CONFIG_(IRQSOFF_TRACER|PREEMPT_TRACER|SCHED_TRACER)=y' "$OBJ/.config" ||
+			die "refnolat kernel still has upstream's latency tracers"
+	elif [ "$(flavour)" = notrace ]; then
+		wants="CONFIG_DEBUG_FS=y"
+		! grep -qE '^CONFIG_(RETRACE|FTRACE|TRACING|KPROBES)=y' "$OBJ/.config" ||
+			die "notrace kernel still has tracing compiled in"
 	elif [ "$(flavour)" = idle ]; then
 		wants="CONFIG_RETRACE=y CONFIG_DEBUG_FS=y"
 		! grep -q '^CONFIG_RETRACE_FUNCTION_TRACER=y' "$OBJ/.config" ||

@@ -41,9 +41,12 @@ run_logged() {
 # DEBUG=1), ref (upstream 6.12 tracing for make bench, REF=1) and idle
 # (retrace without its function tracer, for make bench's idle cost,
 # IDLE=1) and nolat (retrace without its latency tracers, the idle cost
-# of those, NOLAT=1).
+# of those, NOLAT=1); for make bench also refnolat (upstream without its
+# latency tracers, REFNOLAT=1) and notrace (no tracing at all, NOTRACE=1).
 flavour() {
-	if [ "${REF:-0}" = 1 ]; then echo ref
+	if [ "${REFNOLAT:-0}" = 1 ]; then echo refnolat
+	elif [ "${NOTRACE:-0}" = 1 ]; then echo notrace
+	elif [ "${REF:-0}" = 1 ]; then echo ref
 	elif [ "${IDLE:-0}" = 1 ]; then echo idle
 	elif [ "${NOLAT:-0}" = 1 ]; then echo nolat
 	elif [ "${DEBUG:-0}" = 1 ]; then echo debug
