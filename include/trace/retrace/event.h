@@ -24,19 +24,22 @@
  * the short way first (kprobe events with no string argument):
  *
  *	rec = rt_event_reserve(ev, &h, len, pc);
- *	if (rec) {
+ *	if (!IS_ERR_OR_NULL(rec)) {
  *		... fill the payload ...
  *		rt_event_commit(&h, rec, len);
- *	} else {
+ *	} else if (rec) {
  *		... the rt_event_open() path above ...
  *	}
  *
  * It succeeds when one instance alone records the event, unfiltered
- * and without triggers, and saves the scratch record and the copy.
+ * and without triggers, and saves the scratch record and the copy;
+ * NULL is a record that instance's ring refused, ERR_PTR(-EAGAIN) the
+ * other cases.
  */
 #ifndef _TRACE_RETRACE_EVENT_H
 #define _TRACE_RETRACE_EVENT_H
 
+#include <linux/err.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <trace/retrace/core.h>

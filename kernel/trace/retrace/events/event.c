@@ -92,8 +92,10 @@ EXPORT_SYMBOL_GPL(rt_event_open);
  * from the next record on.
  *
  * Return: the record, its common header filled, for rt_event_commit()
- * on this CPU; or NULL, when the producer must take the rt_event_open()
- * path, which decides whether and where the record goes.
+ * on this CPU; NULL when the ring buffer refused it (a drop, counted
+ * once there: the producer records nothing); or ERR_PTR(-EAGAIN) when
+ * the producer must take the rt_event_open() path, which decides
+ * whether and where the record goes.
  */
 void *rt_event_reserve(struct rt_event *ev, struct rt_handle *h,
 		       unsigned int len, unsigned long pc)
@@ -103,7 +105,7 @@ void *rt_event_reserve(struct rt_event *ev, struct rt_handle *h,
 
 	if (unlikely(len < sizeof(struct rt_entry) ||
 		     len > RT_EVENT_MAX_RECORD))
-		return NULL;
+		return ERR_PTR(-EAGAIN);
 	list_for_each_entry_rcu(file, &ev->files, ev_link,
 				rcu_read_lock_sched_held()) {
 		bool ts = rcu_access_pointer(file->triggers);
@@ -111,14 +113,15 @@ void *rt_event_reserve(struct rt_event *ev, struct rt_handle *h,
 		if (likely(!READ_ONCE(file->enabled) && !ts))
 			continue;
 		if (only || ts || rcu_access_pointer(file->filter))
-			return NULL;
+			return ERR_PTR(-EAGAIN);
 		only = file;
 	}
 	if (!only)
-		return NULL;
+		return ERR_PTR(-EAGAIN);
 	edir = only->sysdir->edir;
 	if (!rt_event_pid_ok(edir) || !rt_recording(edir->tr))
-		return NULL;
+		return ERR_PTR(-EAGAIN);
+	/* NULL: the one ring there is refused it; do not try it again. */
 	return rt_reserve_entry(edir->tr, h, ev->type.type, len, pc);
 }
 EXPORT_SYMBOL_GPL(rt_event_reserve);

@@ -311,7 +311,7 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 	unsigned long pc = preempt_count();
 	unsigned int len, i, z, off = sizeof(struct rt_entry);
 	struct rt_handle h;
-	u8 *rec = NULL;
+	u8 *rec = ERR_PTR(-EAGAIN);
 	bool direct;
 	int n;
 
@@ -320,7 +320,9 @@ static void rt_kp_record(struct rt_kprobe *tk, struct pt_regs *regs,
 	/* Straight into the ring buffer when the event layer lets us. */
 	if (tk->sized)
 		rec = rt_event_reserve(&tk->owner->ev, &h, tk->fixed_len, pc);
-	direct = rec;
+	if (!rec)
+		goto out;	/* the ring refused it */
+	direct = !IS_ERR(rec);
 	if (!direct)
 		rec = rt_event_open(pc);
 	if (!rec)
