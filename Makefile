@@ -71,8 +71,8 @@ soak:
 	@$(H)/soak.sh
 
 clean:
-	rm -rf build/obj build/obj-debug build/obj-ref build/obj-idle build/obj-nolat build/host build/tools build/check-* build/soak-* build/conformance build/bench \
-		build/bzImage build/modules build/debug build/ref build/idle build/nolat
+	rm -rf build/obj build/obj-debug build/obj-ref build/obj-refnolat build/obj-notrace build/obj-idle build/obj-nolat build/host build/tools build/check-* build/soak-* build/conformance build/bench \
+		build/bzImage build/modules build/debug build/ref build/refnolat build/notrace build/idle build/nolat build/profile
 
 distclean:
 	rm -rf build

@@ -134,7 +134,11 @@ def table(kind, n, agg):
             if s is not None:
                 spread.append(s)
         best, which = best_upstream(per, higher)
-        ratio = per["normal"] / best if best and per["normal"] is not None else None
+        rt = per["normal"]
+        # A cost at or below zero (noise, or a wall-clock run) has no
+        # meaningful ratio: n/a, and any goal on it too.
+        ratio = (rt / best if best is not None and best > 0 and rt is not None
+                 and (rt >= 0 or higher) else None)
         rows.append({"name": name, "label": name + (" (overhead)" if ovh else ""),
                      "unit": unit, "ref": per["ref"], "refnolat": per["refnolat"],
                      "retrace": per["normal"], "ratio": ratio, "vs": which,
@@ -232,7 +236,7 @@ vals, base_rows = baselines()
 goal_rows = goals(icount, vals)
 
 with open(f"{out}/results.csv", "w", newline="") as f:
-    w = csv.writer(f)
+    w = csv.writer(f, lineterminator="\n")
     w.writerow(["clock", "workload", "unit", "upstream", "upstream_nolat", "retrace",
                 "ratio", "ratio_vs", "spread"])
     for clock, rows in (("icount", icount), ("wall", wall)):

@@ -602,6 +602,7 @@ def cover(patches, results):
         rows = [l.rstrip('\n') for l in open(bench)]
         bench_txt = ('make bench (QEMU TCG with -icount shift=0, so guest time counts\n'
                      'instructions; retrace against upstream 6.12 with its own tracing,\n'
+                     'with and without its latency tracers, and a kernel without tracing,\n'
                      'same config otherwise; build/bench/results.csv of %s):\n\n' %
                      time.strftime('%Y-%m-%d', time.gmtime(os.stat(bench).st_mtime)) +
                      '\n'.join('  ' + r for r in rows))
