@@ -39,7 +39,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 			die "refnolat kernel still has upstream's latency tracers"
 	elif [ "$(flavour)" = notrace ]; then
 		wants="CONFIG_DEBUG_FS=y"
-		! grep -qE '^CONFIG_(RETRACE|FTRACE|TRACING|KPROBES)=y' "$OBJ/.config" ||
+		! grep -qE '^CONFIG_(RETRACE|FTRACE|TRACING|KPROBES|TRACEPOINTS|TRACEFS)=y' "$OBJ/.config" ||
 			die "notrace kernel still has tracing compiled in"
 	elif [ "$(flavour)" = idle ]; then
 		wants="CONFIG_RETRACE=y CONFIG_DEBUG_FS=y"
@@ -47,8 +47,10 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 			die "idle kernel still has the function tracer"
 	elif [ "$(flavour)" = nolat ]; then
 		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_DEBUG_FS=y"
-		! grep -qE '^CONFIG_(RETRACE_LATENCY_HOOKS|TRACEPOINTS)=y' "$OBJ/.config" ||
-			die "nolat kernel still has latency hooks or tracepoints"
+		# Tracepoints stay: retrace's event layer selects them
+		# (RETRACE_TRACEPOINTS: set_event_pid follows the scheduler's).
+		! grep -qE '^CONFIG_RETRACE_LATENCY_HOOKS=y' "$OBJ/.config" ||
+			die "nolat kernel still has the latency hooks"
 	else
 		wants="CONFIG_RETRACE=y CONFIG_RETRACE_FUNCTION_TRACER=y CONFIG_RETRACE_KPROBE_EVENTS=y CONFIG_DEBUG_FS=y CONFIG_TRACEFS=y CONFIG_SECURITY_LOCKDOWN_LSM=y CONFIG_KPROBES=y CONFIG_RELAY=y"
 		if grep -qE '^CONFIG_(FTRACE|TRACING)=y' "$OBJ/.config"; then
