@@ -101,34 +101,34 @@ SYM_FUNC_END(retrace_caller)
 _ASM_NOKPROBE(retrace_caller)
 
 /*
- * A struct pt_regs: with the flags and %rbp pushed before it, the stack
- * is 16-byte aligned at the C call (PTREGS_SIZE is 21 words).
+ * A struct pt_regs, plus one pad word: with %rbp and the flags pushed
+ * before it, the stack is 16-byte aligned at the C call.
  */
-#define RT_REGS_FRAME	PTREGS_SIZE
+#define RT_REGS_FRAME	(PTREGS_SIZE + 8)
 
 /*
  * retrace_regs_caller - what a site calls when a client needs pt_regs
  *
  * The stack on entry is as for retrace_caller.  A full struct pt_regs
  * is built as the traced function would see it at its first
- * instruction, and as an int3 there would give it: flags are saved
- * before any instruction here changes them, ip is where execution
- * resumes (site + 5), sp points at the traced function's return
- * address.  After
+ * instruction, and as an int3 there would give it: the flags are saved
+ * before any instruction here changes them (push and mov do not), ip
+ * is where execution resumes (site + 5), sp points at the traced
+ * function's return address.  After
  *   rt_callsite_dispatch(ip, parent_ip, parent_slot, regs)
  * every general register and the flags are reloaded from it, and
  * execution resumes at regs->ip, so a kprobe handler that changes them
- * is honoured.  The frame, from %rbp up:
+ * is honoured.  The frame, a standard one for frame-pointer unwinding:
+ *  -8(%rbp)   the flags
  *   0(%rbp)   the interrupted %rbp
- *   8(%rbp)   the flags
- *  16(%rbp)   return address into the traced function (site + 5)
- *  24(%rbp)   the traced function's own return address
+ *   8(%rbp)   return address into the traced function (site + 5)
+ *  16(%rbp)   the traced function's own return address
  */
 SYM_FUNC_START(retrace_regs_caller)
-	pushfq
-	CALL_DEPTH_ACCOUNT
 	pushq	%rbp
 	movq	%rsp, %rbp
+	pushfq
+	CALL_DEPTH_ACCOUNT
 	subq	$RT_REGS_FRAME, %rsp
 	movq	%r15, R15(%rsp)
 	movq	%r14, R14(%rsp)
@@ -147,23 +147,21 @@ SYM_FUNC_START(retrace_regs_caller)
 	movq	%rsi, RSI(%rsp)
 	movq	%rdi, RDI(%rsp)
 	movq	$-1, ORIG_RAX(%rsp)
-	movq	8(%rbp), %rdi
+	movq	-8(%rbp), %rdi
 	movq	%rdi, EFLAGS(%rsp)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$__KERNEL_DS, SS(%rsp)
-	movq	16(%rbp), %rdi
+	movq	8(%rbp), %rdi
 	movq	%rdi, RIP(%rsp)
-	leaq	24(%rbp), %rdx
+	leaq	16(%rbp), %rdx
 	movq	%rdx, RSP(%rsp)
 
 	subq	$RT_SITE_SIZE, %rdi
-	movq	24(%rbp), %rsi
+	movq	16(%rbp), %rsi
 	movq	%rsp, %rcx
 	RT_DISPATCH rt_cs_solo_regs_call
 
 	movq	RIP(%rsp), %rax
-	movq	%rax, 16(%rbp)
-	movq	EFLAGS(%rsp), %rax
 	movq	%rax, 8(%rbp)
 	movq	R15(%rsp), %r15
 	movq	R14(%rsp), %r14
@@ -179,9 +177,11 @@ SYM_FUNC_START(retrace_regs_caller)
 	movq	RDX(%rsp), %rdx
 	movq	RSI(%rsp), %rsi
 	movq	RDI(%rsp), %rdi
+	/* regs->flags last: nothing after it changes them but the RET. */
+	pushq	EFLAGS(%rsp)
+	popfq
 	movq	%rbp, %rsp
 	popq	%rbp
-	popfq
 	RET
 SYM_FUNC_END(retrace_regs_caller)
 _ASM_NOKPROBE(retrace_regs_caller)
