@@ -146,8 +146,11 @@ bool notrace rt_fn_selects(const struct rt_fn_scope *sc, unsigned long ip)
 #define RT_MAX_PIDS	64
 static DEFINE_MUTEX(rt_pid_lock);
 
-/* @sc's pid files let the current task be traced; preemption off. */
-bool notrace rt_fn_pid_wanted(const struct rt_fn_scope *sc)
+/*
+ * rt_fn_pid_wanted()'s out-of-line half, for a scope whose pid files
+ * hold pids; preemption off.
+ */
+bool notrace rt_fn_pid_wanted_slow(const struct rt_fn_scope *sc)
 {
 	const struct rt_ipset *set, *no;
 	int pid = current->pid;
@@ -199,7 +202,7 @@ rt_fn_hit_scopes(unsigned long ip, unsigned long parent_ip, unsigned long pc)
 	for (i = 0; run && i < run->nr; i++) {
 		sc = run->sc[i];
 		if (rt_fn_selects(sc, ip) && rt_recording(sc->tr) &&
-		    rt_fn_pids_allow(sc))
+		    rt_fn_pid_wanted(sc))
 			rt_fn_record(sc->tr, ip, parent_ip, pc);
 	}
 	rt_recursion_exit(&rt_fn_inside, bit);
@@ -223,7 +226,7 @@ static __always_inline void rt_fn_hit_top(unsigned long ip,
 	if (!bit)
 		goto out;
 	tr = READ_ONCE(rt_fn_tr);
-	if (rt_recording(tr) && rt_fn_pids_allow(&rt_fn_top))
+	if (rt_recording(tr) && rt_fn_pid_wanted(&rt_fn_top))
 		rt_fn_record(tr, ip, parent_ip, pc);
 	rt_recursion_exit(&rt_fn_inside, bit);
 out:

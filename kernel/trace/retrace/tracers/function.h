@@ -94,15 +94,18 @@ void rt_fn_scope_put(struct rt_fn_scope *sc);
 DECLARE_PER_CPU(u8, rt_fn_gate);
 int rt_fn_gated_start(struct rt_instance *tr);
 void rt_fn_gated_stop(void);
-bool rt_fn_pid_wanted(const struct rt_fn_scope *sc);
+bool rt_fn_pid_wanted_slow(const struct rt_fn_scope *sc);
 
-/* rt_fn_pid_wanted(), with the usual case (no pid sets) inline. */
-static __always_inline bool rt_fn_pids_allow(const struct rt_fn_scope *sc)
+/*
+ * @sc's pid files let the current task be traced; preemption off.  The
+ * usual case, both files empty, is two loads inline; NULL is all a plain
+ * load may see here, and the slow half reads the sets with acquire.
+ */
+static __always_inline bool rt_fn_pid_wanted(const struct rt_fn_scope *sc)
 {
-	/* NULL is all a plain load may see: no set is dereferenced. */
 	if (likely(!READ_ONCE(sc->pids) && !READ_ONCE(sc->notrace_pids)))
 		return true;
-	return rt_fn_pid_wanted(sc);
+	return rt_fn_pid_wanted_slow(sc);
 }
 
 /*

@@ -140,7 +140,7 @@ static __always_inline unsigned long rt_graph_scopes_want(unsigned long ip)
 		sc = run->sc[i];
 		b = READ_ONCE(sc->graph_bit);
 		if (b && rt_fn_selects(sc, ip) && rt_recording(sc->tr) &&
-		    rt_fn_pids_allow(sc))
+		    rt_fn_pid_wanted(sc))
 			mask |= BIT(b);
 	}
 	return mask;
@@ -179,7 +179,7 @@ rt_graph_entry(unsigned long ip, unsigned long *parent_slot, bool check,
 		goto out;
 	if (top && (!check || rt_fn_selects(&rt_fn_top, ip)) &&
 	    rt_recording(READ_ONCE(rt_graph_tr)) &&
-	    rt_fn_pids_allow(&rt_fn_top) && rt_graph_wanted(st, ip, &root))
+	    rt_fn_pid_wanted(&rt_fn_top) && rt_graph_wanted(st, ip, &root))
 		mask = BIT(0);
 	mask |= rt_graph_scopes_want(ip);
 	if (!mask)
