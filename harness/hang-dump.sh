@@ -36,21 +36,13 @@ while kill -0 $qpid 2>/dev/null; do
 	[ $quiet -ge "$STALL" ] || continue
 	step "console silent for ${quiet}s: dumping the vCPUs (LOG.regs)"
 	python3 - "$SOCK" "$OBJ/System.map" > "$LOG.regs" <<'PY'
-import bisect, re, socket, sys, time
+import os, re, socket, sys, time
+sys.path.insert(0, os.path.join(os.environ['TOP'], 'harness'))
+from ksyms import KernelSymbols
 sock, mapfile = sys.argv[1], sys.argv[2]
-syms = []
-for line in open(mapfile):
-    p = line.split()
-    if len(p) >= 3 and p[1] in 'tTwW':
-        syms.append((int(p[0], 16), p[2]))
-syms.sort()
-addrs = [a for a, _ in syms]
-etext = dict((n, a) for a, n in syms).get('_etext', addrs[-1])
+syms = KernelSymbols(mapfile)
 def name(pc):
-    i = bisect.bisect_right(addrs, pc) - 1
-    if i < 0 or pc >= etext:
-        return '?'	# a module, user space, or no text at all
-    return '%s+0x%x' % (syms[i][1], pc - syms[i][0])
+    return syms.name(pc, offset=True)
 s = socket.socket(socket.AF_UNIX)
 s.connect(sock)
 def cmd(c, wait=5):

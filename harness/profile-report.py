@@ -5,27 +5,13 @@ usage: profile-report.py System.map PREFIX CALLS
 Reads PREFIX.1 .. PREFIX.CALLS (one kernel program counter per line),
 and prints each call's count, then the last call's functions by their
 own instruction count and the order they ran in."""
-import bisect
 import sys
 
-
-def load_map(path):
-    syms = []
-    for line in open(path):
-        parts = line.split()
-        if len(parts) >= 3 and parts[1] in 'tTwW':
-            syms.append((int(parts[0], 16), parts[2]))
-    syms.sort()
-    return [a for a, _ in syms], [n for _, n in syms]
-
-
-def name_of(addrs, names, pc):
-    i = bisect.bisect_right(addrs, pc) - 1
-    return names[i] if i >= 0 else '?'
+from ksyms import KernelSymbols
 
 
 def main():
-    addrs, names = load_map(sys.argv[1])
+    syms = KernelSymbols(sys.argv[1])
     prefix, calls = sys.argv[2], int(sys.argv[3])
     runs = []
     for c in range(1, calls + 1):
@@ -36,7 +22,7 @@ def main():
     self_count = {}
     flow = []
     for pc in pcs:
-        n = name_of(addrs, names, pc)
+        n = syms.name(pc)
         self_count[n] = self_count.get(n, 0) + 1
         if flow and flow[-1][0] == n:
             flow[-1][1] += 1
