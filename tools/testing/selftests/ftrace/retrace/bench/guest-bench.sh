@@ -22,20 +22,19 @@ loops() {	# loops PREFIX: the syscall loops under the current setup
 	bench "$1_openclose" "$(rtbench openclose $((N / 4)))"
 }
 
-# make bench's notrace kernel has no tracing directory: its baseline
-# loops are the floor the other kernels' are compared with.
-if [ "${BENCH_ONLY:-}" = baseline ] && [ ! -f "$T/current_tracer" ]; then
-	loops baseline
-	bench baseline_poll32 "$(rtbench poll32 $N)"
-	echo "BENCH-DONE"
-	exit 0
-fi
-cd "$T" || exit 1
 has_tracer() { grep -qw "$1" available_tracers; }
 
-echo nop > current_tracer
-echo 1 > tracing_on
-echo > trace
+# make bench's notrace kernel has no tracing directory: it runs only the
+# baseline loops, the floor the other kernels' are compared with.
+if [ -f "$T/current_tracer" ]; then
+	cd "$T" || exit 1
+	echo nop > current_tracer
+	echo 1 > tracing_on
+	echo > trace
+elif [ "${BENCH_ONLY:-}" != baseline ]; then
+	echo "no tracing directory at $T" >&2
+	exit 1
+fi
 loops baseline
 # poll() of 32 ignored fds: one kmalloc() and kfree() per call (kmemtrace
 # below).
