@@ -28,6 +28,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/preempt.h>
+#include <linux/unaligned.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/retrace.h>
@@ -35,6 +36,7 @@
 
 struct retrace_poke *retrace_poke_active;
 atomic_long_t retrace_poke_hits, retrace_poke_nmi_hits, retrace_poke_gone;
+atomic_long_t retrace_poke_gone_emulated;
 
 /* The entry of @p whose site starts at @ip, or NULL. */
 static __always_inline const struct retrace_poke_site *
@@ -53,22 +55,94 @@ retrace_poke_find(const struct retrace_poke *p, unsigned long ip)
 }
 
 /*
+ * Emulate the instruction the text now holds at @ip, if it is one that
+ * live patching writes: a jump label's jmp or NOP, a call site's call or
+ * NOP, a static call trampoline's ret.  Return 1 with @regs past it, or
+ * 0 if it is something else.
+ *
+ * Why the bytes read here are one whole instruction, old or new: this
+ * runs with interrupts off (int3 is an interrupt gate), and every
+ * patcher of live text (text_poke_bp_batch(), retrace's callsite round)
+ * waits for every online CPU between its three steps: the int3 on the
+ * first byte, the tail, the new first byte.  So while this CPU reads, at
+ * most one step lands; the tail only changes while the first byte is an
+ * int3, and then nothing is emulated.  The first byte is read once more
+ * at the end, a cheap guard should that rule ever be broken.
+ */
+static __always_inline int retrace_emulate_text(struct pt_regs *regs,
+						unsigned long ip, u8 op)
+{
+	const u8 *insn = (const u8 *)ip;
+	unsigned long next;
+	s32 rel = 0;
+
+	switch (op) {
+	case JMP8_INSN_OPCODE:
+		rel = (s8)READ_ONCE(insn[1]);
+		next = ip + JMP8_INSN_SIZE;
+		break;
+	case JMP32_INSN_OPCODE:
+	case CALL_INSN_OPCODE:
+		rel = get_unaligned((const s32 *)(insn + 1));
+		next = ip + JMP32_INSN_SIZE;
+		break;
+	case RET_INSN_OPCODE:
+		next = 0;
+		break;
+	case 0x66:	/* NOP2: 66 90 */
+		if (READ_ONCE(insn[1]) != 0x90)
+			return 0;
+		next = ip + 2;
+		break;
+	case 0x0f:	/* NOP5: 0f 1f 44 00 00, read no further than it */
+		if (READ_ONCE(insn[1]) != 0x1f || READ_ONCE(insn[2]) != 0x44 ||
+		    READ_ONCE(insn[3]) || READ_ONCE(insn[4]))
+			return 0;
+		next = ip + 5;
+		break;
+	default:
+		return 0;
+	}
+	barrier();
+	if (READ_ONCE(insn[0]) != op)
+		return 0;
+	if (op == CALL_INSN_OPCODE)
+		int3_emulate_call(regs, next + rel);
+	else if (op == RET_INSN_OPCODE)
+		int3_emulate_ret(regs);
+	else
+		int3_emulate_jmp(regs, next + rel);
+	return 1;
+}
+
+/*
  * An int3 that is no longer in the text: its patcher removed it after
  * this CPU trapped, or (seen under QEMU's multi-threaded TCG) the CPU
  * ran a stale translation that still held it.  Run what the text holds
  * now.  Done here, before exc_int3() reaches any traced code, so a
  * stale int3 in a function on that path (rcu_read_unlock() in
  * notify_die(), say) cannot make the trap nest until the NMI count
- * overflows.  kprobes does the same, but only after entering.
+ * overflows; upstream's exc_int3() would die() on such an int3.
+ *
+ * Resuming at the int3's address is not enough on its own: QEMU's
+ * multi-threaded TCG was seen to run the same stale translation again
+ * and again, two vCPUs each trapping at a jump label just flipped, for
+ * minutes (55latency/switch_stress).  So an instruction that patching
+ * writes is emulated here, which moves the CPU past the site; anything
+ * else is run again from the text.
  */
 static __always_inline int retrace_int3_gone(struct pt_regs *regs)
 {
 	unsigned long ip = regs->ip - INT3_INSN_SIZE;
+	u8 op = READ_ONCE(*(u8 *)ip);
 
-	if (*(u8 *)ip == INT3_INSN_OPCODE)
+	if (op == INT3_INSN_OPCODE)
 		return 0;
-	regs->ip = ip;
 	raw_atomic_long_inc(&retrace_poke_gone);
+	if (retrace_emulate_text(regs, ip, op))
+		raw_atomic_long_inc(&retrace_poke_gone_emulated);
+	else
+		regs->ip = ip;
 	return 1;
 }
 
@@ -78,7 +152,8 @@ static __always_inline int retrace_int3_gone(struct pt_regs *regs)
  *
  * Return: 1 if the int3 was one of a site being patched (and @regs now
  * resume after what the site's new instruction does), or is no longer
- * in the text (@regs resume at its address); 0 otherwise.
+ * in the text (@regs resume past the instruction now there, emulated,
+ * or at its address); 0 otherwise.
  */
 noinstr int retrace_int3_handler(struct pt_regs *regs)
 {

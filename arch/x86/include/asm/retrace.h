@@ -41,8 +41,12 @@ struct retrace_poke {
 };
 
 #ifdef CONFIG_RETRACE_FUNCTION_TRACER
-/* int3s emulated, ever; of which in NMI context; int3s found gone */
+/*
+ * int3s emulated, ever; of which in NMI context; int3s found gone; of
+ * which resumed past the text's new instruction, emulated
+ */
 extern atomic_long_t retrace_poke_hits, retrace_poke_nmi_hits, retrace_poke_gone;
+extern atomic_long_t retrace_poke_gone_emulated;
 int retrace_int3_handler(struct pt_regs *regs);
 void retrace_poke_publish(struct retrace_poke *p);
 void retrace_poke_retire(struct retrace_poke *p);

@@ -994,11 +994,12 @@ static int rt_cs_stats_show(struct seq_file *m, void *v)
 		   rt_cs_total, calls, regs, busy);
 	seq_printf(m, "updates: %lu\npatched: %lu\nskipped: %lu\n",
 		   rt_cs_updates, rt_cs_patched, rt_cs_busy);
-	seq_printf(m, "round_us: %llu %llu %llu\nint3_emulated: %lu\nint3_in_nmi: %lu\nint3_gone: %lu\n",
+	seq_printf(m, "round_us: %llu %llu %llu\nint3_emulated: %lu\nint3_in_nmi: %lu\nint3_gone: %lu\nint3_gone_emulated: %lu\n",
 		   rt_cs_round_us, rt_cs_round_write_us, rt_cs_round_sync_us,
 		   atomic_long_read(&retrace_poke_hits),
 		   atomic_long_read(&retrace_poke_nmi_hits),
-		   atomic_long_read(&retrace_poke_gone));
+		   atomic_long_read(&retrace_poke_gone),
+		   atomic_long_read(&retrace_poke_gone_emulated));
 	seq_printf(m, "boot_converted: %u\nboot_us: %llu\n",
 		   rt_cs_boot_converted, rt_cs_boot_us);
 	seq_printf(m, "dispatch: %s\n",
