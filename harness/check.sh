@@ -194,7 +194,8 @@ if [ "$flavour" = debug ]; then
 		# normal kernel already.
 		# kmemtrace's channels are left to the single boot's
 		# 70kmemtrace/record (CI's time).
-		mttcg_tests=20ringbuf/stress,40function/toggle_stress,65markers/stress
+		# 55latency/switch_stress: 71 s a round here (by hand).
+		mttcg_tests=20ringbuf/stress,40function/toggle_stress,55latency/switch_stress,65markers/stress
 		# toggle_stress without its all-function toggles: under KASAN
 		# with 4 vCPUs on 2 host cores one round patching every site
 		# kept every CPU in stop_machine() for 14 s, and RCU's 21 s
@@ -240,11 +241,11 @@ graphsecs=60
 # default; 190 s under MTTCG on the normal kernel).
 markrounds=40
 # 55latency/switch_stress: 25 rounds of its 8 tracers, the 200
-# switches asked for (about 120 s); 1 round under KASAN + lockdep, where
-# each switch takes seconds.  Its static key flips once hung the guest
+# switches asked for (about 120 s); 2 under KASAN + lockdep (71 s a
+# round by hand).  Its static key flips once hung the guest
 # here: vCPUs ran stale translations of the flipped sites' int3s, and the
 # int3 handler now runs past them (retrace-function.txt, "int3").
-latswitches=$([ "$flavour" = debug ] && echo 1 || echo 25)
+latswitches=$([ "$flavour" = debug ] && echo 2 || echo 25)
 # 65markers/stress with rt.mark_hold=1: hits on every vCPU while probes
 # come and go, the site's static key left on (see retrace-markers.txt).
 # 40function/site_stress (kprobes and tracers on shared sites) runs in
