@@ -28,6 +28,14 @@ void rt_print_header(struct rt_instance *tr, struct rt_buffer *counted,
 		     struct seq_buf *s);
 struct rt_event_type *rt_find_event_type(unsigned int type);
 
+/* sym_cache.c: a reader's symbol names; rt_reader_syms() gives its own */
+struct rt_sym_cache;
+struct rt_sym_cache *rt_sym_cache_alloc(void);
+void rt_sym_cache_free(struct rt_sym_cache *c);
+const char *rt_sym_cache_name(struct rt_sym_cache *c, unsigned long ip,
+			      char *buf);
+struct rt_sym_cache *rt_reader_syms(struct rt_reader *r);
+
 
 extern struct mutex rt_max_lock;
 extern struct rt_max_info rt_max_shown;

@@ -24,18 +24,24 @@ void rt_print_sym(const struct rt_print_ctx *ctx, unsigned long ip)
 	const struct rt_instance *tr = ctx->tr;
 	struct seq_buf *s = ctx->s;
 	char sym[KSYM_SYMBOL_LEN];
+	const char *name;
 
 	if (!ip) {
 		seq_buf_puts(s, "0");
 		return;
 	}
-	if (rt_opt(tr, RT_OPT_SYM_OFFSET))
+	if (rt_opt(tr, RT_OPT_SYM_OFFSET)) {
 		sprint_symbol(sym, ip);
-	else if (!lookup_symbol_name(ip, sym))
-		;	/* the bare name, without " [module]" */
-	else
-		snprintf(sym, sizeof(sym), "0x%lx", ip);
-	seq_buf_puts(s, sym);
+		name = sym;
+	} else {
+		/* the bare name, without " [module]" */
+		name = rt_sym_cache_name(rt_reader_syms(ctx->reader), ip, sym);
+		if (!name) {
+			snprintf(sym, sizeof(sym), "0x%lx", ip);
+			name = sym;
+		}
+	}
+	seq_buf_puts(s, name);
 	if (rt_opt(tr, RT_OPT_SYM_ADDR))
 		seq_buf_printf(s, " <%016lx>", ip);
 }

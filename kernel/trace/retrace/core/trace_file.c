@@ -52,6 +52,9 @@ struct rt_reader {
 	int			held_cpu;	/* recs[] of it: consumed already */
 	void			*state;		/* rt_print_state() */
 	size_t			state_size;
+	struct rt_sym_cache	*syms;		/* NULL: no memory for it */
+	struct rt_tracer	*ahead_of;	/* the tracer @ahead is about */
+	bool			ahead;		/* it formats its own lines */
 	struct seq_buf		text;		/* formatted, not yet copied */
 	size_t			text_off;
 	char			*text_buf;
@@ -70,6 +73,7 @@ static void rt_reader_free(struct rt_reader *r)
 	kfree(r->spare);
 	kfree(r->taken);
 	kfree(r->state);
+	rt_sym_cache_free(r->syms);
 	kfree(r->have);
 	kfree(r->iters);
 	kvfree(r->text_buf);
@@ -121,6 +125,7 @@ static struct rt_reader *rt_reader_alloc(struct rt_instance *tr, bool consume,
 	r->taken = kmalloc(sizeof(*r->taken), GFP_KERNEL);
 	r->take_cpu = -1;
 	r->held_cpu = -1;
+	r->syms = rt_sym_cache_alloc();
 	if (!r->recs || !r->have || !r->text_buf || !r->spare || !r->taken)
 		goto fail;
 	for_each_possible_cpu(cpu) {
@@ -245,6 +250,12 @@ void rt_print_take(struct rt_print_ctx *ctx)
 }
 EXPORT_SYMBOL_GPL(rt_print_take);
 
+/* The reader's symbol cache (used under r->lock, as printing is). */
+struct rt_sym_cache *rt_reader_syms(struct rt_reader *r)
+{
+	return r ? r->syms : NULL;
+}
+
 /**
  * rt_print_state - a printer's per-open-file memory
  * @ctx: the printer's context
@@ -306,12 +317,30 @@ static void rt_reader_take(struct rt_reader *r)
 	r->held_cpu = cpu;
 }
 
+/*
+ * Whether the current tracer formats its own lines, and so may look
+ * ahead (rt_print_peek()).  Worked out again only when the tracer
+ * pointer changes: comparing it needs no RCU read section, whose two
+ * calls the function tracer would record for every line.
+ */
+static bool rt_reader_looks_ahead(struct rt_reader *r)
+{
+	struct rt_tracer *t = READ_ONCE(r->tr->tracer);
+
+	if (t != r->ahead_of) {
+		rcu_read_lock();
+		t = READ_ONCE(r->tr->tracer);
+		r->ahead = t && t->print_line;
+		rcu_read_unlock();
+		r->ahead_of = t;
+	}
+	return r->ahead;
+}
+
 /* Format @rec into r->text, which is empty; see RT_TEXT_SIZE. */
 static void rt_reader_format(struct rt_reader *r, struct rt_rb_record *rec,
 			     u64 next_ts)
 {
-	struct rt_tracer *t;
-	bool ahead;
 	size_t keep;
 	char *big;
 
@@ -320,11 +349,7 @@ static void rt_reader_format(struct rt_reader *r, struct rt_rb_record *rec,
 	 * sleep (it takes the buffer's lock), so it is done here, before
 	 * the printers' RCU read section.
 	 */
-	rcu_read_lock();
-	t = READ_ONCE(r->tr->tracer);
-	ahead = t && t->print_line;
-	rcu_read_unlock();
-	if (ahead)
+	if (rt_reader_looks_ahead(r))
 		rt_reader_peek_cpu(r, rec->cpu);
 	r->take_cpu = -1;
 	if (!rt_print_record_ctx(r->tr, &r->text, rec, r->first_ts, next_ts, r))
