@@ -131,6 +131,16 @@ unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
 				     bool (*take)(void *arg,
 						  struct rt_rb_record *rec),
 				     void *arg, struct rt_rb_batch_info *info);
+/* rt_buffer_consume_span()'s callbacks; see there. */
+struct rt_rb_span_ops {
+	int	(*take)(void *arg, u64 ts, const void *data, unsigned int len);
+	void	(*keep)(void *arg);
+	void	(*undo)(void *arg);
+};
+
+unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
+				    const struct rt_rb_span_ops *ops,
+				    void *arg, struct rt_rb_batch_info *info);
 bool rt_buffer_empty_cpu(struct rt_buffer *buf, int cpu);
 
 void rt_buffer_iter_start(struct rt_rb_iter *it, struct rt_buffer *buf,

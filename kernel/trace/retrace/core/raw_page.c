@@ -29,7 +29,7 @@ static void rt_raw_put64(u8 *p, u64 v)
 /**
  * rt_raw_page_start - begin packing an empty page
  * @p: the packing state
- * @page: @size bytes; cleared here
+ * @page: @size bytes; rt_raw_page_finish() clears what records leave
  * @size: RT_RAW_PAGE_SIZE << order, order 0..RT_RAW_MAX_ORDER
  */
 void rt_raw_page_start(struct rt_raw_page *p, void *page, unsigned int size)
@@ -39,7 +39,6 @@ void rt_raw_page_start(struct rt_raw_page *p, void *page, unsigned int size)
 	p->used = 0;
 	p->nr = 0;
 	p->last_ts = 0;
-	memset(page, 0, size);
 }
 
 /**
@@ -111,11 +110,15 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
  */
 void rt_raw_page_finish(struct rt_raw_page *p, u64 missed)
 {
+	unsigned int end = RT_RAW_HDR_SIZE + p->used;
 	u64 commit = p->used;
 
 	if (missed) {
-		rt_raw_put64(p->page + RT_RAW_HDR_SIZE + p->used, missed);
+		rt_raw_put64(p->page + end, missed);
+		end += RT_RAW_LOST_SIZE;
 		commit |= RT_RAW_MISSED_EVENTS | RT_RAW_MISSED_STORED;
 	}
 	rt_raw_put64(p->page + 8, commit);
+	/* Nothing of an earlier page, or of a record undone, is handed out. */
+	memset(p->page + end, 0, p->size - end);
 }

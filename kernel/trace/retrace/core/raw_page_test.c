@@ -791,9 +791,56 @@ static void test_page_sizes(void)
 						   r.len));
 			}
 			CHECK(rt_rck_next(&c, &r) == 0);
+			/* finish() cleared what the records left of the page. */
+			for (i = RT_RAW_HDR_SIZE + p.used + (missed ? 8 : 0);
+			     i < size; i++)
+				CHECK(big[i] == 0);
 			for (i = size; i < sizeof(big); i++)
 				CHECK(big[i] == 0xa5);
 		}
+	}
+}
+
+/*
+ * trace_pipe_raw's undo: the packing state saved at a claim is put
+ * back when the copies after it were overwritten, and packing goes on
+ * from it, also from an empty page (the page time is written again).
+ */
+static void test_restore(void)
+{
+	struct rt_raw_page p, saved;
+	struct rt_rck_rec r;
+	struct rt_rck c;
+	unsigned int i, j;
+
+	for (i = 0; i < 2; i++) {
+		memset(page, 0xa5, sizeof(page));
+		rt_raw_page_start(&p, page, sizeof(page));
+		if (i) {
+			fill(1, 8);
+			CHECK(rt_raw_page_add(&p, 1000, payload, 8) == 0);
+		}
+		saved = p;
+		fill(2, 40);
+		CHECK(rt_raw_page_add(&p, 5000, payload, 40) == 0);
+		CHECK(rt_raw_page_add(&p, 6000, payload, 40) == 0);
+		p = saved;
+		fill(3, 12);
+		CHECK(rt_raw_page_add(&p, 2000, payload, 12) == 0);
+		rt_raw_page_finish(&p, 0);
+		CHECK(rt_rck_load(&c, page, sizeof(page)) == 0);
+		CHECK(c.page_ts == (i ? 1000 : 2000));
+		if (i) {
+			CHECK(rt_rck_next(&c, &r) == 1 && r.ts == 1000 &&
+			      r.len == 8 && same_payload(r.data, 1, 8));
+		}
+		CHECK(rt_rck_next(&c, &r) == 1 && r.ts == 2000 &&
+		      r.len == 12 && same_payload(r.data, 3, 12));
+		CHECK(rt_rck_next(&c, &r) == 0);
+		/* The undone records' bytes are gone from the page. */
+		CHECK(c.size == p.used);
+		for (j = RT_RAW_HDR_SIZE + p.used; j < sizeof(page); j++)
+			CHECK(page[j] == 0);
 	}
 }
 
@@ -821,6 +868,8 @@ int main(void)
 	printf("ok raw_page_decoder_kbuffer_types\n");
 	test_page_sizes();
 	printf("ok raw_page_page_sizes\n");
+	test_restore();
+	printf("ok raw_page_restore\n");
 	printf("raw_page_test: %u checks passed\n", checks);
 	return 0;
 }

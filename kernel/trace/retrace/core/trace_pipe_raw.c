@@ -5,12 +5,15 @@
  * <trace/retrace/raw_page.h>, as trace-cmd and libtracefs expect.
  *
  * Each open file owns one page.  A read packs records taken from the
- * ring (rt_buffer_consume_batch(): the ring's locks once per page, not
- * per record) into it until the next one does not fit,
- * then copies the page out; a short read leaves the rest of the page
- * for the next read, so the bytes a reader sees are always whole pages
- * in sequence.  A record that did not fit is kept by the file, not put
- * back, and opens the next page.  Records lost to overwriting (or
+ * ring into it until the next one does not fit, then copies the page
+ * out; a short read leaves the rest of the page for the next read, so
+ * the bytes a reader sees are always whole pages in sequence.  The
+ * records are packed straight from the ring's pages and claimed a ring
+ * page at a time (rt_buffer_consume_span(): the ring's locks once per
+ * page handed out, one claim per ring page, no copy of each record in
+ * between); if a writer overwrote them meanwhile, the packing goes back
+ * to where the last claim left it.  A record that does not fit stays
+ * in the ring and opens the next page.  Records lost to overwriting (or
  * refused by a full ring) since the last page are reported in the next
  * page's commit word, counted from the ring's overrun and drop counters.
  *
@@ -51,13 +54,11 @@
  * @size: bytes of a page, fixed at open (buffer_subbuf_size_kb)
  * @page: the page being handed out
  * @page_off: bytes of @page already read; @size when none are left
- * @have_rec: @rec was taken from the ring but did not fit in the last
- *	page; it opens the next
  * @lost_seen: the ring's overrun + dropped count last reported
  * @epoch: the ring's epoch when it was read; a new one (this CPU's ring
  *	reset, resized or swapped) means its counts start at the epoch's
  *	lost_base, not at @lost_seen
- * @rec: a record taken from the ring
+ * @rec: scratch for rt_buffer_consume_batch(), which rt_raw_lost() calls
  */
 struct rt_raw_reader {
 	struct rt_instance	*tr;
@@ -66,7 +67,6 @@ struct rt_raw_reader {
 	unsigned int		size;
 	u8			*page;
 	unsigned int		page_off;
-	bool			have_rec;
 	u64			lost_seen;
 	unsigned long		epoch;
 	struct rt_rb_record	rec;
@@ -85,44 +85,59 @@ static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *epoch)
 
 static bool rt_raw_has_data(struct rt_raw_reader *r)
 {
-	return r->page_off < r->size || r->have_rec ||
+	return r->page_off < r->size ||
 	       !rt_buffer_empty_cpu(r->tr->buffer, r->cpu);
 }
 
-/* Packing state of one fill, for rt_raw_take(). */
+/* Packing state of one fill: the page, and where the last claim left it. */
 struct rt_raw_fill {
-	struct rt_raw_reader	*r;
 	struct rt_raw_page	p;
+	struct rt_raw_page	kept;
 };
 
-/* A record taken from the ring: packed, or kept for the next page. */
-static bool rt_raw_take(void *arg, struct rt_rb_record *rec)
+/* A record where it lies in the ring: packed, or 1 if it does not fit. */
+static int rt_raw_take(void *arg, u64 ts, const void *data, unsigned int len)
 {
 	struct rt_raw_fill *f = arg;
 
-	if (rt_raw_page_add(&f->p, rec->ts, rec->data, rec->len) == -ENOSPC) {
-		f->r->have_rec = true;
-		return false;
-	}
 	/* Packed, or (-EINVAL) a length no page holds: dropped. */
-	return true;
+	return rt_raw_page_add(&f->p, ts, data, len) == -ENOSPC;
 }
+
+/* The records packed so far are claimed: keep them. */
+static void rt_raw_keep(void *arg)
+{
+	struct rt_raw_fill *f = arg;
+
+	f->kept = f->p;
+}
+
+/* They were overwritten before the claim: forget them. */
+static void rt_raw_undo(void *arg)
+{
+	struct rt_raw_fill *f = arg;
+
+	f->p = f->kept;
+}
+
+static const struct rt_rb_span_ops rt_raw_span_ops = {
+	.take = rt_raw_take,
+	.keep = rt_raw_keep,
+	.undo = rt_raw_undo,
+};
 
 /* Pack a new page from the ring; false when there is nothing to pack. */
 static bool rt_raw_fill(struct rt_raw_reader *r)
 {
-	struct rt_raw_fill f = { .r = r };
+	struct rt_raw_fill f;
 	struct rt_rb_batch_info info;
 
-	/* Any record fits in an empty page, so a kept one is never kept twice. */
+	/* Any record fits in an empty page, so none is stuck in the ring. */
 	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_REC_SPACE);
 	rt_raw_page_start(&f.p, r->page, r->size);
-	if (r->have_rec) {
-		r->have_rec = false;
-		rt_raw_take(&f, &r->rec);
-	}
-	rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec, rt_raw_take,
-				&f, &info);
+	f.kept = f.p;
+	rt_buffer_consume_span(r->tr->buffer, r->cpu, &rt_raw_span_ops, &f,
+			       &info);
 	if (!f.p.nr)
 		return false;
 	/*
@@ -234,8 +249,7 @@ static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
 {
 	struct rt_raw_reader *r = file->private_data;
 	/* Unlocked: a stale answer costs one more poll round. */
-	bool ready = READ_ONCE(r->page_off) < r->size ||
-		     READ_ONCE(r->have_rec) || rt_raw_ready(r);
+	bool ready = READ_ONCE(r->page_off) < r->size || rt_raw_ready(r);
 
 	rt_pipe_poll_wait(r->tr, file, pt, !ready);
 	if (!ready)

@@ -57,8 +57,10 @@ long host_local_cmpxchg(local_t *l, long old, long new);
 typedef struct { long v; } atomic_long_t;
 typedef struct { int v; } atomic_t;
 static inline long atomic_long_read(atomic_long_t *a) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
+static inline long atomic_long_read_acquire(atomic_long_t *a) { return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE); }
 static inline void atomic_long_set(atomic_long_t *a, long v) { __atomic_store_n(&a->v, v, __ATOMIC_RELAXED); }
 static inline void atomic_long_inc(atomic_long_t *a) { __atomic_fetch_add(&a->v, 1, __ATOMIC_SEQ_CST); }
+static inline void atomic_long_add(long i, atomic_long_t *a) { __atomic_fetch_add(&a->v, i, __ATOMIC_SEQ_CST); }
 static inline long atomic_long_inc_return(atomic_long_t *a) { return __atomic_add_fetch(&a->v, 1, __ATOMIC_SEQ_CST); }
 static inline long atomic_long_cmpxchg(atomic_long_t *a, long o, long n)
 {

@@ -151,28 +151,112 @@ static bool stress_check(const struct stress_rec *r, unsigned int len)
 	return true;
 }
 
+static void stress_bad(int cpu, unsigned int len)
+{
+	if (atomic64_inc_return(&bad) < 5)
+		pr_err("bad record on cpu %d len %u\n", cpu, len);
+}
+
+/*
+ * The span consumer (rt_buffer_consume_span()): records are staged
+ * where take() copies them and checked only once keep() says they were
+ * claimed; undo() drops the staged copies, which writers overwrote.
+ */
+struct stress_span {
+	int		cpu;
+	unsigned long	left;		/* records still wanted; 0: any */
+	bool		bounded;
+	unsigned int	at, n;		/* staged words, records */
+	unsigned long	undone;
+	u32		words[2 * PAGE_SIZE / 4];
+};
+
+static struct stress_span span;
+
+static int stress_span_take(void *arg, u64 ts, const void *data,
+			    unsigned int len)
+{
+	struct stress_span *sp = arg;
+
+	if (sp->bounded && sp->n >= sp->left)
+		return 1;
+	if (sp->at + 1 + len / 4 > ARRAY_SIZE(sp->words))
+		return 1;
+	sp->words[sp->at] = len;
+	memcpy(&sp->words[sp->at + 1], data, len);
+	sp->at += 1 + len / 4;
+	sp->n++;
+	return 0;
+}
+
+static void stress_span_keep(void *arg)
+{
+	struct stress_span *sp = arg;
+	unsigned int at = 0, len;
+
+	while (at < sp->at) {
+		len = sp->words[at];
+		if (!stress_check((void *)&sp->words[at + 1], len) ||
+		    ((struct stress_rec *)&sp->words[at + 1])->cpu != sp->cpu)
+			stress_bad(sp->cpu, len);
+		atomic64_inc(&consumed);
+		at += 1 + len / 4;
+	}
+	if (sp->bounded)
+		sp->left -= sp->n;
+	sp->at = 0;
+	sp->n = 0;
+}
+
+static void stress_span_undo(void *arg)
+{
+	struct stress_span *sp = arg;
+
+	sp->at = 0;
+	sp->n = 0;
+	sp->undone++;
+}
+
+static const struct rt_rb_span_ops stress_span_ops = {
+	.take = stress_span_take,
+	.keep = stress_span_keep,
+	.undo = stress_span_undo,
+};
+
 /*
  * Consume up to @max records per CPU (0: until empty).  While writers
  * run they can outpace the reader, so the timed loop must bound it.
+ * Every other call takes them a ring page at a time with
+ * rt_buffer_consume_span(), as trace_pipe_raw does.
  */
 static void stress_drain(struct rt_rb_record *rec, unsigned long max)
 {
+	static unsigned int calls;
 	unsigned long n;
 	int cpu;
 
 	for_each_online_cpu(cpu) {
+		if (calls & 1) {
+			span.cpu = cpu;
+			span.bounded = max;
+			span.left = max;
+			while (rt_buffer_consume_span(sbuf, cpu,
+						      &stress_span_ops, &span,
+						      NULL) &&
+			       (!max || span.left))
+				;
+			continue;
+		}
 		for (n = 0; !max || n < max; n++) {
 			if (rt_buffer_consume(sbuf, cpu, rec))
 				break;
 			if (rec->cpu != cpu ||
-			    !stress_check((void *)rec->data, rec->len)) {
-				if (atomic64_inc_return(&bad) < 5)
-					pr_err("bad record on cpu %d len %u\n",
-					       cpu, rec->len);
-			}
+			    !stress_check((void *)rec->data, rec->len))
+				stress_bad(cpu, rec->len);
 			atomic64_inc(&consumed);
 		}
 	}
+	calls++;
 }
 
 /* Records @cpu's ring has lost so far: overwritten, or dropped. */
@@ -218,6 +302,7 @@ static int stress_mode(bool overwrite, struct rt_rb_record *rec)
 	memset(scpu, 0, nr_cpu_ids * sizeof(*scpu));
 	atomic64_set(&bad, 0);
 	atomic64_set(&consumed, 0);
+	span.undone = 0;
 	WRITE_ONCE(stopping, false);
 
 	for_each_online_cpu(cpu) {
@@ -295,10 +380,10 @@ static int stress_mode(bool overwrite, struct rt_rb_record *rec)
 	}
 	if (atomic64_read(&bad))
 		ret = -EIO;
-	pr_info("mode %s: written %llu (from hardirq %llu, kept %llu, consumed %llu) read %llu overrun %llu dropped %llu bad %lld, reader paused %u times (all rings wrapped in %u): %s\n",
+	pr_info("mode %s: written %llu (from hardirq %llu, kept %llu, consumed %llu) read %llu overrun %llu dropped %llu bad %lld, reader paused %u times (all rings wrapped in %u), span copies undone %lu times: %s\n",
 		overwrite ? "overwrite" : "drop", written, irq, irq_written,
 		irq_read, read, overrun, dropped, atomic64_read(&bad), pauses,
-		wraps, ret ? "FAIL" : "PASS");
+		wraps, span.undone, ret ? "FAIL" : "PASS");
 	return ret;
 }
 

@@ -780,6 +780,103 @@ static void t_swap_all(void)
 	nr_cpu_ids = 1;
 }
 
+/* rt_buffer_consume_span(): order, the stop record stays, counts. */
+struct span_state {
+	u32 next;		/* sequence number expected next */
+	unsigned int left;	/* records to take before saying stop */
+	unsigned int seen, kept, kept_calls;
+	int bad;
+};
+
+static int span_state_take(void *arg, u64 ts, const void *data,
+			   unsigned int len)
+{
+	struct span_state *ss = arg;
+	const u32 *w = data;
+
+	if (!ss->left)
+		return 1;
+	if (w[0] != ss->next || len != 4 + (w[0] % 13) * 4)
+		ss->bad = 1;
+	ss->next = w[0] + 1;
+	ss->seen++;
+	ss->left--;
+	return 0;
+}
+
+static void span_state_keep(void *arg)
+{
+	struct span_state *ss = arg;
+
+	ss->kept = ss->seen;
+	ss->kept_calls++;
+}
+
+static void span_state_undo(void *arg)
+{
+	((struct span_state *)arg)->bad = 2;	/* no writer runs here */
+}
+
+static const struct rt_rb_span_ops span_state_ops = {
+	.take = span_state_take,
+	.keep = span_state_keep,
+	.undo = span_state_undo,
+};
+
+static void t_consume_span(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	struct span_state ss = { 0 };
+	struct rt_rb_batch_info info = { 0 };
+	struct rt_rb_stats st;
+	unsigned int n, total = 0;
+	u32 seq;
+
+	CHECK(b, "alloc");
+	for (seq = 0; seq < 100; seq++)
+		put(b, seq, 4 + (seq % 13) * 4);
+	/* Stops before the record take refused: it stays in the ring. */
+	ss.left = 10;
+	n = rt_buffer_consume_span(b, 0, &span_state_ops, &ss, &info);
+	CHECK(n == 10 && ss.seen == 10 && ss.kept == 10 && !ss.bad,
+	      "first span %u", n);
+	CHECK(info.lost == 0, "nothing lost yet");
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 10,
+	      "the refused record is the next one");
+	/* Drains the rest, a ring page (and one claim) at a time. */
+	ss.next = 11;
+	ss.left = 1000;
+	ss.kept_calls = 0;
+	n = rt_buffer_consume_span(b, 0, &span_state_ops, &ss, NULL);
+	CHECK(n == 89 && !ss.bad && ss.next == 100, "rest %u next %u", n,
+	      ss.next);
+	CHECK(ss.kept_calls >= 1 && ss.kept_calls < 89,
+	      "claims: %u for 89 records", ss.kept_calls);
+	CHECK(rt_buffer_consume_span(b, 0, &span_state_ops, &ss, &info) == 0,
+	      "empty ring: no record");
+	/* Overwritten records are lost; read + lost adds up. */
+	for (seq = 100; seq < 5000; seq++)
+		put(b, seq, 4 + (seq % 13) * 4);
+	CHECK(rt_buffer_peek(b, 0, &rec) == 0 && rec.data[0] > 100,
+	      "oldest kept record");
+	ss.next = rec.data[0];
+	ss.left = 100000;
+	while ((n = rt_buffer_consume_span(b, 0, &span_state_ops, &ss,
+					   &info)) > 0)
+		total += n;
+	rt_buffer_stats(b, 0, &st);
+	CHECK(!ss.bad && ss.next == 5000, "in order to the last (%u)",
+	      ss.next - 1);
+	CHECK(info.lost == st.overrun + st.dropped && info.lost > 0,
+	      "lost %llu", (unsigned long long)info.lost);
+	CHECK(total + info.lost == 4900, "read %u + lost %llu", total,
+	      (unsigned long long)info.lost);
+	CHECK(st.read == 10 + 1 + 89 + total, "read count %llu",
+	      (unsigned long long)st.read);
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
 /*
  * Model test: one writer thread (with simulated nested interrupts) and
  * a concurrent consumer and iterator.  Every record carries a sequence
@@ -868,6 +965,87 @@ static void *model_reader(void *arg)
 	return NULL;
 }
 
+/*
+ * The span consumer: records copied where they lie, checked only once
+ * keep() says they were claimed; undo() drops the copies (overwritten).
+ */
+struct span_copies {
+	struct model *m;
+	long long last;
+	unsigned int n, undone;
+	u32 words[4096];	/* a ring page's records, back to back */
+	unsigned int at;
+	int kept_bad;
+};
+
+static int span_take(void *arg, u64 ts, const void *data, unsigned int len)
+{
+	struct span_copies *sc = arg;
+
+	if (sc->at + 1 + len / 4 > ARRAY_SIZE(sc->words))
+		return 1;
+	sc->words[sc->at] = len / 4;
+	memcpy(&sc->words[sc->at + 1], data, len);
+	sc->at += 1 + len / 4;
+	sc->n++;
+	return 0;
+}
+
+static void span_keep(void *arg)
+{
+	struct span_copies *sc = arg;
+	static struct rt_rb_record r;
+	unsigned int at = 0;
+
+	while (at < sc->at) {
+		r.len = sc->words[at] * 4;
+		memcpy(r.data, &sc->words[at + 1], r.len);
+		at += 1 + sc->words[at];
+		if (!model_check(&r) || (long long)r.data[0] <= sc->last)
+			sc->m->bad++;
+		sc->last = r.data[0];
+		sc->m->read_ok++;
+	}
+	sc->at = 0;
+	sc->n = 0;
+}
+
+static void span_undo(void *arg)
+{
+	struct span_copies *sc = arg;
+
+	sc->at = 0;
+	sc->n = 0;
+	sc->undone++;
+}
+
+static const struct rt_rb_span_ops span_ops = {
+	.take = span_take, .keep = span_keep, .undo = span_undo,
+};
+
+static unsigned int model_span_undone;
+
+static void *model_span_reader(void *arg)
+{
+	struct model *m = arg;
+	static struct span_copies sc;
+
+	host_cpu = 1;
+	memset(&sc, 0, sizeof(sc));
+	sc.m = m;
+	sc.last = -1;
+	for (;;) {
+		int stop = m->stop;
+
+		while (rt_buffer_consume_span(m->b, 0, &span_ops, &sc, NULL))
+			;
+		if (stop)
+			break;
+	}
+	model_span_undone = sc.undone;
+	return NULL;
+}
+
 static void *model_iterator(void *arg)
 {
 	struct model *m = arg;
@@ -889,7 +1067,7 @@ static void *model_iterator(void *arg)
 	return NULL;
 }
 
-static void model_run(bool overwrite)
+static void model_run(bool overwrite, bool span)
 {
 	struct model m = { 0 };
 	struct rt_rb_stats st;
@@ -899,15 +1077,16 @@ static void model_run(bool overwrite)
 	m.b = rt_buffer_alloc(8 * 4096, overwrite);
 	CHECK(m.b, "alloc");
 	model_buf = m.b;
-	pthread_create(&r, NULL, model_reader, &m);
+	model_span_undone = 0;
+	pthread_create(&r, NULL, span ? model_span_reader : model_reader, &m);
 	pthread_create(&i, NULL, model_iterator, &m);
 	pthread_create(&w, NULL, model_writer, &m);
 	pthread_join(w, NULL);
 	pthread_join(r, NULL);
 	pthread_join(i, NULL);
 	rt_buffer_stats(m.b, 0, &st);
-	printf("  model(%s): written %llu read %llu overrun %llu dropped %llu left %llu\n",
-	       overwrite ? "overwrite" : "drop",
+	printf("  model(%s%s): written %llu read %llu overrun %llu dropped %llu left %llu\n",
+	       overwrite ? "overwrite" : "drop", span ? ", span reader" : "",
 	       (unsigned long long)st.written, (unsigned long long)st.read,
 	       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
 	       (unsigned long long)st.entries);
@@ -916,12 +1095,17 @@ static void model_run(bool overwrite)
 	      (unsigned long long)m.read_ok, (unsigned long long)st.read);
 	CHECK(st.written >= 400000, "written");
 	CHECK(invariant(m.b, 0), "invariant");
+	if (span)
+		printf("  spans undone (overwritten before their claim): %u\n",
+		       model_span_undone);
 	rt_buffer_free(m.b);
 	nr_cpu_ids = 1;
 }
 
-static void t_model_overwrite(void) { model_run(true); }
-static void t_model_drop(void) { model_run(false); }
+static void t_model_overwrite(void) { model_run(true, false); }
+static void t_model_drop(void) { model_run(false, false); }
+static void t_model_span_overwrite(void) { model_run(true, true); }
+static void t_model_span_drop(void) { model_run(false, true); }
 
 int main(void)
 {
@@ -933,6 +1117,7 @@ int main(void)
 	run("rb_nested_irq_reservation", t_nested_irq);
 	run("rb_commit_overrun", t_commit_overrun);
 	run("rb_consume_batch", t_consume_batch);
+	run("rb_consume_span", t_consume_span);
 	run("rb_epoch_per_cpu", t_epoch_per_cpu);
 	run("rb_time_extend", t_time_extend);
 	run("rb_clocks", t_clocks);
@@ -944,6 +1129,8 @@ int main(void)
 	run("rb_resize_cpu", t_resize_cpu);
 	run("rb_model_overwrite", t_model_overwrite);
 	run("rb_model_drop", t_model_drop);
+	run("rb_model_span_overwrite", t_model_span_overwrite);
+	run("rb_model_span_drop", t_model_span_drop);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

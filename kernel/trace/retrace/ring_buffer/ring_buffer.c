@@ -1083,22 +1083,23 @@ EXPORT_SYMBOL_GPL(rt_buffer_write);
 /* Reader side                                                      */
 
 /*
- * Decode the record at @pos, with @cp the commit cursor read before,
- * and copy it into @rec.  Runs concurrently with writers that may be
- * recycling the page, so every length is bounds-checked and the caller
- * validates the copy afterwards.
+ * Decode the record at @pos, with @cp the commit cursor read before:
+ * its time in *@ts, and where its payload lies in the page (*@data,
+ * *@len bytes), not copied.  Runs concurrently with writers that may be
+ * recycling the page, so every length is bounds-checked, and whatever
+ * the caller copies from *@data it must validate afterwards (read_pos
+ * unchanged, as rb_peek() does).
  * Return: bytes the record occupies, 0 at the end of the page's data,
  * -EIO if the bytes do not decode.
  */
-static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
-		     struct rt_rb_record *rec)
+static int rb_locate(struct rb_cpu *c, unsigned long pos, unsigned long cp,
+		     u64 *ts, const u8 **data, unsigned int *len)
 {
 	unsigned long page = RB_POS_PAGE(pos), off = RB_POS_OFF(pos);
 	struct rb_page *pg = rb_slot(c, page);
 	unsigned long end, at = off;
 	unsigned int kind, plen;
 	u32 hdr;
-	u64 ts;
 
 	end = page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
 	if (end > RB_DATA_SIZE)
@@ -1112,12 +1113,12 @@ static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
 	if ((hdr & RB_KIND_MASK) == RB_KIND_ABS) {
 		if (end - at < 12)
 			return -EIO;
-		ts = READ_ONCE(*(u32 *)(pg->data + at)) |
-		     (u64)READ_ONCE(*(u32 *)(pg->data + at + 4)) << 32;
+		*ts = READ_ONCE(*(u32 *)(pg->data + at)) |
+		      (u64)READ_ONCE(*(u32 *)(pg->data + at + 4)) << 32;
 		hdr = READ_ONCE(*(u32 *)(pg->data + at + 8)) & RB_KIND_MASK;
 		at += 12;
 	} else {
-		ts = READ_ONCE(pg->base_ts) + (hdr >> RB_KIND_BITS);
+		*ts = READ_ONCE(pg->base_ts) + (hdr >> RB_KIND_BITS);
 	}
 	kind = hdr & RB_KIND_MASK;
 	if (kind >= 1 && kind <= RB_KIND_MAX_SHORT) {
@@ -1134,12 +1135,28 @@ static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
 	}
 	if (end - at < plen)
 		return -EIO;
-	memcpy(rec->data, pg->data + at, plen);
-	rec->len = plen;
+	*data = pg->data + at;
+	*len = plen;
+	return at + plen - off;
+}
+
+/* rb_locate(), and the record copied into @rec.  Same return. */
+static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
+		     struct rt_rb_record *rec)
+{
+	const u8 *data;
+	unsigned int len;
+	u64 ts;
+	int r = rb_locate(c, pos, cp, &ts, &data, &len);
+
+	if (r <= 0)
+		return r;
+	memcpy(rec->data, data, len);
+	rec->len = len;
 	rec->ts = ts;
 	rec->pos = pos;
-	rec->size = at + plen - off;
-	return rec->size;
+	rec->size = r;
+	return r;
 }
 
 /*
@@ -1149,7 +1166,12 @@ static int rb_decode(struct rb_cpu *c, unsigned long pos, unsigned long cp,
 static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
 {
 	for (;;) {
-		unsigned long rp = atomic_long_read(&c->read_pos);
+		/*
+		 * Acquire: a writer pushes read_pos past a page only once its
+		 * commit_pos is past it, so commit_pos read after this is at
+		 * least as new, and never behind read_pos.
+		 */
+		unsigned long rp = atomic_long_read_acquire(&c->read_pos);
 		/* Pairs with the release in rb_end_write(). */
 		unsigned long cp = smp_load_acquire(&c->commit_pos);
 		int r;
@@ -1252,6 +1274,23 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_consume);
 
+/*
+ * End of a batch or span: fill @info (if not NULL) under the reader
+ * locks, then drop them.
+ */
+static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
+			 struct rt_rb_batch_info *info)
+{
+	if (info) {
+		info->lost = local_read(&c->overwritten) +
+			     local_read(&c->dropped);
+		info->epoch = c->epoch;
+		info->lost_base = c->lost_base;
+	}
+	mutex_unlock(&c->reader_lock);
+	up_read(&buf->readers);
+}
+
 /**
  * rt_buffer_consume_batch - take records of one CPU while @take wants more
  * @buf: the buffer
@@ -1294,17 +1333,136 @@ unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
 		if (!take(arg, rec))
 			break;
 	}
-	if (info) {
-		info->lost = local_read(&c->overwritten) +
-			     local_read(&c->dropped);
-		info->epoch = c->epoch;
-		info->lost_base = c->lost_base;
-	}
-	mutex_unlock(&c->reader_lock);
-	up_read(&buf->readers);
+	rb_batch_end(buf, c, info);
 	return n;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_consume_batch);
+
+/*
+ * Take records of @c from read_pos to the end of its page, at most
+ * @limit, each handed to ops->take() where it lies; then claim them all
+ * with one cmpxchg.  Under c->reader_lock.
+ * Return: records claimed (ops->keep() was called), 0 if there were
+ * none to take (*@stop set if take() said stop or the ring is empty;
+ * otherwise try again), or -EAGAIN if copies could not be validated or
+ * claimed (ops->undo() was called).
+ */
+static int rb_consume_span(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
+			   void *arg, unsigned int limit, bool *stop)
+{
+	/* Acquire, as in rb_peek(): commit_pos is then not behind it. */
+	unsigned long rp = atomic_long_read_acquire(&c->read_pos);
+	/* Pairs with the release in rb_end_write(). */
+	unsigned long cp = smp_load_acquire(&c->commit_pos);
+	unsigned long pos = rp;
+	unsigned int n = 0;
+	const u8 *data;
+	unsigned int len;
+	int r = 0;
+	u64 ts;
+
+	if (RB_POS_SAME(rp, cp)) {
+		*stop = true;
+		return 0;
+	}
+	while (n < limit && !RB_POS_SAME(pos, cp)) {
+		r = rb_locate(c, pos, cp, &ts, &data, &len);
+		if (r <= 0)
+			break;
+		if (ops->take(arg, ts, data, len)) {
+			*stop = true;
+			break;
+		}
+		pos = RB_POS(RB_POS_PAGE(pos), RB_POS_N(pos) + 1,
+			     RB_POS_OFF(pos) + r);
+		n++;
+	}
+	/*
+	 * As in rb_peek(): a writer moves read_pos before it writes into a
+	 * page it takes over, so read_pos unchanged after the copies means
+	 * they predate any such write.  The claim then moves read_pos past
+	 * all of them at once, or fails if a writer or another consumer
+	 * moved it meanwhile.
+	 */
+	smp_rmb();
+	if ((unsigned long)atomic_long_read(&c->read_pos) != rp)
+		goto retry;
+	if (n) {
+		if (atomic_long_cmpxchg(&c->read_pos, rp, pos) != rp)
+			goto retry;
+		atomic_long_add(n, &c->read);
+		ops->keep(arg);
+		return n;
+	}
+	if (*stop)
+		return 0;
+	/* A validated record that does not decode is a bug. */
+	WARN_ON_ONCE(r < 0);
+	if (RB_POS_PAGE(rp) >= RB_POS_PAGE(cp)) {
+		*stop = true;
+		return 0;
+	}
+	/* End of a finished page: move on to the next. */
+	atomic_long_cmpxchg(&c->read_pos, rp, RB_POS(RB_POS_PAGE(rp) + 1, 0, 0));
+	return 0;
+retry:
+	*stop = false;
+	if (!n)
+		return 0;
+	ops->undo(arg);
+	return -EAGAIN;
+}
+
+/**
+ * rt_buffer_consume_span - take records of one CPU without copying them
+ * @buf: the buffer
+ * @cpu: which CPU's ring
+ * @ops: take() is given each record, oldest first, where it lies in
+ *	the ring: it may only copy it (a writer may be overwriting it),
+ *	and returns nonzero to stop before it (it is not taken).  The
+ *	records take() saw are then claimed a page at a time, and keep()
+ *	is called; or they were overwritten or taken by another consumer
+ *	meanwhile, and undo() must forget every copy since the last
+ *	keep() (they are offered again, or lost).  Must not sleep or
+ *	touch @buf.
+ * @arg: for @ops
+ * @info: if not NULL, filled as rt_buffer_consume_batch() does
+ *
+ * rt_buffer_consume_batch() without copying each record out first, and
+ * with one claim per page instead of one per record: for a reader that
+ * packs records into pages of its own (trace_pipe_raw).
+ *
+ * Return: the number of records taken.
+ */
+unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
+				    const struct rt_rb_span_ops *ops,
+				    void *arg, struct rt_rb_batch_info *info)
+{
+	/*
+	 * After copies were undone, smaller spans (a writer is close
+	 * behind); after a claim, whole pages again.
+	 */
+	unsigned int limit = UINT_MAX, n = 0;
+	bool stop = false;
+	struct rb_cpu *c;
+	int r;
+
+	down_read(&buf->readers);
+	c = buf->cpus[cpu];
+	mutex_lock(&c->reader_lock);
+	while (!stop) {
+		r = rb_consume_span(c, ops, arg, limit, &stop);
+		if (r == -EAGAIN) {
+			limit = limit > 16 ? 16 : 1;
+		} else if (r > 0) {
+			n += r;
+			limit = UINT_MAX;
+		}
+	}
+	rb_batch_end(buf, c, info);
+	return n;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_consume_span);
 
 /**
  * rt_buffer_empty_cpu - whether one CPU's ring has nothing unconsumed
