@@ -972,10 +972,9 @@ static void *model_reader(void *arg)
 struct span_copies {
 	struct model *m;
 	long long last;
-	unsigned int n, undone;
+	unsigned int undone;
 	u32 words[4096];	/* a ring page's records, back to back */
 	unsigned int at;
-	int kept_bad;
 };
 
 static int span_take(void *arg, u64 ts, const void *data, unsigned int len)
@@ -987,7 +986,6 @@ static int span_take(void *arg, u64 ts, const void *data, unsigned int len)
 	sc->words[sc->at] = len / 4;
 	memcpy(&sc->words[sc->at + 1], data, len);
 	sc->at += 1 + len / 4;
-	sc->n++;
 	return 0;
 }
 
@@ -1007,7 +1005,6 @@ static void span_keep(void *arg)
 		sc->m->read_ok++;
 	}
 	sc->at = 0;
-	sc->n = 0;
 }
 
 static void span_undo(void *arg)
@@ -1015,7 +1012,6 @@ static void span_undo(void *arg)
 	struct span_copies *sc = arg;
 
 	sc->at = 0;
-	sc->n = 0;
 	sc->undone++;
 }
 
