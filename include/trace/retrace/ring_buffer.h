@@ -119,18 +119,15 @@ int rt_buffer_write(struct rt_buffer *buf, const void *data, unsigned int len);
 
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
-/* What rt_buffer_consume_batch() saw, under its locks. */
+/* What rt_buffer_lost_info() or rt_buffer_consume_span() saw, under its locks. */
 struct rt_rb_batch_info {
 	u64		lost;		/* overrun + dropped of the CPU's ring */
 	unsigned long	epoch;		/* new at its reset, resize or swap */
 	u64		lost_base;	/* @lost when the epoch began */
 };
 
-unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
-				     struct rt_rb_record *rec,
-				     bool (*take)(void *arg,
-						  struct rt_rb_record *rec),
-				     void *arg, struct rt_rb_batch_info *info);
+void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
+			 struct rt_rb_batch_info *info);
 /* rt_buffer_consume_span()'s callbacks; see there. */
 struct rt_rb_span_ops {
 	int	(*take)(void *arg, u64 ts, const void *data, unsigned int len);

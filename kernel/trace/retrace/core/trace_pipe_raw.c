@@ -58,7 +58,6 @@
  * @epoch: the ring's epoch when it was read; a new one (this CPU's ring
  *	reset, resized or swapped) means its counts start at the epoch's
  *	lost_base, not at @lost_seen
- * @rec: scratch for rt_buffer_consume_batch(), which rt_raw_lost() calls
  */
 struct rt_raw_reader {
 	struct rt_instance	*tr;
@@ -69,7 +68,6 @@ struct rt_raw_reader {
 	unsigned int		page_off;
 	u64			lost_seen;
 	unsigned long		epoch;
-	struct rt_rb_record	rec;
 };
 
 /* The CPU's lost count and the ring's epoch, without a record. */
@@ -77,8 +75,7 @@ static u64 rt_raw_lost(struct rt_raw_reader *r, unsigned long *epoch)
 {
 	struct rt_rb_batch_info info;
 
-	rt_buffer_consume_batch(r->tr->buffer, r->cpu, &r->rec, NULL, NULL,
-				&info);
+	rt_buffer_lost_info(r->tr->buffer, r->cpu, &info);
 	*epoch = info.epoch;
 	return info.lost;
 }

@@ -297,92 +297,6 @@ static void t_commit_overrun(void)
 	rt_buffer_free(b);
 }
 
-/* rt_buffer_consume_batch(): order, the stop record, lost counts. */
-struct batch_state {
-	u32 next;		/* sequence number expected next */
-	unsigned int left;	/* records to accept before saying stop */
-	unsigned int seen;
-	int bad;
-};
-
-static bool batch_take(void *arg, struct rt_rb_record *r)
-{
-	struct batch_state *bs = arg;
-
-	if (!check_rec(r, bs->next, 4 + (bs->next % 13) * 4))
-		bs->bad = 1;
-	bs->next = r->data[0] + 1;
-	bs->seen++;
-	return --bs->left > 0;
-}
-
-static void t_consume_batch(void)
-{
-	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
-	struct batch_state bs = { 0 };
-	struct rt_rb_batch_info info = { 0 };
-	struct rt_rb_stats st;
-	unsigned int n, total = 0;
-	unsigned long gen;
-	u32 seq;
-
-	CHECK(b, "alloc");
-	for (seq = 0; seq < 100; seq++)
-		put(b, seq, 4 + (seq % 13) * 4);
-	/* Stops after the record that made take say stop: it is taken. */
-	bs.left = 10;
-	n = rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, &info);
-	CHECK(n == 10 && bs.seen == 10 && !bs.bad, "first batch %u", n);
-	CHECK(info.lost == 0, "nothing lost yet (%llu)",
-	      (unsigned long long)info.lost);
-	gen = info.epoch;
-	CHECK(info.lost_base == 0, "a new ring's epoch starts at 0 lost");
-	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 10,
-	      "the next single consume gets record 10");
-	/* Drains the rest when take never says stop. */
-	bs.next = 11;
-	bs.left = 1000;
-	n = rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, NULL);
-	CHECK(n == 89 && !bs.bad && bs.next == 100, "rest %u next %u", n,
-	      bs.next);
-	CHECK(rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, &info) == 0,
-	      "empty ring: no record");
-	CHECK(info.epoch == gen, "epoch changed without a reset");
-	/* Overwritten records are reported as lost, and read + lost adds up. */
-	for (seq = 100; seq < 5000; seq++)
-		put(b, seq, 4 + (seq % 13) * 4);
-	CHECK(rt_buffer_peek(b, 0, &rec) == 0 && rec.data[0] > 100,
-	      "oldest kept record");
-	bs.next = rec.data[0];
-	bs.left = 100000;
-	while ((n = rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs,
-					    &info)) > 0)
-		total += n;
-	rt_buffer_stats(b, 0, &st);
-	CHECK(!bs.bad && bs.next == 5000, "in order to the last (%u)",
-	      bs.next - 1);
-	CHECK(info.lost == st.overrun + st.dropped && info.lost > 0,
-	      "lost %llu", (unsigned long long)info.lost);
-	CHECK(total + info.lost == 4900, "read %u + lost %llu", total,
-	      (unsigned long long)info.lost);
-	CHECK(invariant(b, 0), "invariant");
-	/* NULL take: the counts only, no record consumed. */
-	put(b, 2, 4);
-	CHECK(rt_buffer_consume_batch(b, 0, &rec, NULL, NULL, &info) == 0,
-	      "NULL take consumed a record");
-	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 2,
-	      "the record is still there");
-	/* A reset restarts the counts under a new epoch. */
-	rt_buffer_reset(b);
-	put(b, 1, 4);
-	CHECK(rt_buffer_consume_batch(b, 0, &rec, batch_take, &bs, &info) == 1,
-	      "one record after reset");
-	CHECK(info.epoch != gen && info.lost == 0 && info.lost_base == 0,
-	      "after reset: epoch %lu (was %lu), lost %llu",
-	      info.epoch, gen, (unsigned long long)info.lost);
-	rt_buffer_free(b);
-}
-
 /* Gaps beyond the 27-bit delta use an absolute stamp. */
 static u64 jump_clock_v;
 static u64 jump_clock(void) { return jump_clock_v; }
@@ -614,12 +528,12 @@ static void t_resize_cpu(void)
 	nr_cpu_ids = 1;
 }
 
-/* The epoch and loss counts rt_buffer_consume_batch() reports for @cpu. */
+/* The epoch and loss counts rt_buffer_lost_info() reports for @cpu. */
 static struct rt_rb_batch_info batch_info(struct rt_buffer *b, int cpu)
 {
 	struct rt_rb_batch_info info;
 
-	rt_buffer_consume_batch(b, cpu, &rec, NULL, NULL, &info);
+	rt_buffer_lost_info(b, cpu, &info);
 	return info;
 }
 
@@ -827,9 +741,10 @@ static void t_consume_span(void)
 {
 	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
 	struct span_state ss = { 0 };
-	struct rt_rb_batch_info info = { 0 };
+	struct rt_rb_batch_info info = { 0 }, info2;
 	struct rt_rb_stats st;
 	unsigned int n, total = 0;
+	unsigned long gen;
 	u32 seq;
 
 	CHECK(b, "alloc");
@@ -841,6 +756,8 @@ static void t_consume_span(void)
 	CHECK(n == 10 && ss.seen == 10 && ss.kept == 10 && !ss.bad,
 	      "first span %u", n);
 	CHECK(info.lost == 0, "nothing lost yet");
+	gen = info.epoch;
+	CHECK(info.lost_base == 0, "a new ring's epoch starts at 0 lost");
 	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 10,
 	      "the refused record is the next one");
 	/* Drains the rest, a ring page (and one claim) at a time. */
@@ -854,6 +771,7 @@ static void t_consume_span(void)
 	      "claims: %u for 89 records", ss.kept_calls);
 	CHECK(rt_buffer_consume_span(b, 0, &span_state_ops, &ss, &info) == 0,
 	      "empty ring: no record");
+	CHECK(info.epoch == gen, "epoch changed without a reset");
 	/* Overwritten records are lost; read + lost adds up. */
 	for (seq = 100; seq < 5000; seq++)
 		put(b, seq, 4 + (seq % 13) * 4);
@@ -874,6 +792,23 @@ static void t_consume_span(void)
 	CHECK(st.read == 10 + 1 + 89 + total, "read count %llu",
 	      (unsigned long long)st.read);
 	CHECK(invariant(b, 0), "invariant");
+	/* rt_buffer_lost_info() agrees, consumes nothing, keeps the epoch. */
+	put(b, 2, 4);
+	rt_buffer_lost_info(b, 0, &info2);
+	CHECK(info2.lost == info.lost && info2.epoch == gen &&
+	      info2.lost_base == 0, "lost_info %llu epoch %lu",
+	      (unsigned long long)info2.lost, info2.epoch);
+	CHECK(rt_buffer_consume(b, 0, &rec) == 0 && rec.data[0] == 2,
+	      "the record is still there");
+	/* A reset restarts the counts under a new epoch. */
+	rt_buffer_reset(b);
+	put(b, 1, 4);
+	ss.next = 1;
+	CHECK(rt_buffer_consume_span(b, 0, &span_state_ops, &ss, &info) == 1,
+	      "one record after reset");
+	CHECK(info.epoch != gen && info.lost == 0 && info.lost_base == 0,
+	      "after reset: epoch %lu (was %lu), lost %llu",
+	      info.epoch, gen, (unsigned long long)info.lost);
 	rt_buffer_free(b);
 }
 
@@ -1112,7 +1047,6 @@ int main(void)
 	run("rb_nested_commit_order", t_nested_commit);
 	run("rb_nested_irq_reservation", t_nested_irq);
 	run("rb_commit_overrun", t_commit_overrun);
-	run("rb_consume_batch", t_consume_batch);
 	run("rb_consume_span", t_consume_span);
 	run("rb_epoch_per_cpu", t_epoch_per_cpu);
 	run("rb_time_extend", t_time_extend);

@@ -1275,8 +1275,8 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 EXPORT_SYMBOL_GPL(rt_buffer_consume);
 
 /*
- * End of a batch or span: fill @info (if not NULL) under the reader
- * locks, then drop them.
+ * End of a span or a loss query: fill @info (if not NULL) under the
+ * reader locks, then drop them.
  */
 static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
 			 struct rt_rb_batch_info *info)
@@ -1292,51 +1292,28 @@ static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
 }
 
 /**
- * rt_buffer_consume_batch - take records of one CPU while @take wants more
+ * rt_buffer_lost_info - one CPU's loss counts and epoch, under the reader locks
  * @buf: the buffer
  * @cpu: which CPU's ring
- * @rec: where each record is copied before @take sees it
- * @take: called with each record taken, oldest first; returns false to
- *	stop.  The record it is given is consumed either way, so one it
- *	cannot use now it must keep.  Must not sleep or touch @buf.  NULL
- *	takes nothing: only @info is filled.
- * @arg: for @take
- * @info: if not NULL, filled under the same locks: the records this
- *	CPU's ring has lost so far (overwritten unread, or refused), the
- *	ring's epoch, which changes when a reset, clock change or resize
- *	reinitialises that ring or a swap replaces it (and no other CPU's
- *	reset, resize or swap changes it), and the loss count at which
- *	that epoch began
+ * @info: filled: the records this CPU's ring has lost so far
+ *	(overwritten unread, or refused), the ring's epoch, which changes
+ *	when a reset, clock change or resize reinitialises that ring or a
+ *	swap replaces it (and no other CPU's reset, resize or swap changes
+ *	it), and the loss count at which that epoch began
  *
- * The same as calling rt_buffer_consume() until @take says stop, but
- * the locks are taken once for the batch: a reader that drains many
- * records (trace_pipe_raw) does not pay, nor make the function tracer
- * record, two lock round trips per record.
- *
- * Return: the number of records taken.
+ * rt_buffer_consume_span() fills the same at the end of its records.
  */
-unsigned int rt_buffer_consume_batch(struct rt_buffer *buf, int cpu,
-				     struct rt_rb_record *rec,
-				     bool (*take)(void *arg,
-						  struct rt_rb_record *rec),
-				     void *arg, struct rt_rb_batch_info *info)
+void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
+			 struct rt_rb_batch_info *info)
 {
-	unsigned int n = 0;
 	struct rb_cpu *c;
 
 	down_read(&buf->readers);
 	c = buf->cpus[cpu];
 	mutex_lock(&c->reader_lock);
-	while (take && !rb_consume(c, rec)) {
-		rec->cpu = cpu;
-		n++;
-		if (!take(arg, rec))
-			break;
-	}
 	rb_batch_end(buf, c, info);
-	return n;
 }
-EXPORT_SYMBOL_GPL(rt_buffer_consume_batch);
+EXPORT_SYMBOL_GPL(rt_buffer_lost_info);
 
 /*
  * Take records of @c from read_pos to the end of its page, at most
@@ -1426,11 +1403,14 @@ retry:
  *	keep() (they are offered again, or lost).  Must not sleep or
  *	touch @buf.
  * @arg: for @ops
- * @info: if not NULL, filled as rt_buffer_consume_batch() does
+ * @info: if not NULL, filled as rt_buffer_lost_info() does, under the
+ *	same locks as the records were taken
  *
- * rt_buffer_consume_batch() without copying each record out first, and
- * with one claim per page instead of one per record: for a reader that
- * packs records into pages of its own (trace_pipe_raw).
+ * rt_buffer_consume() until take() says stop, but with the locks taken
+ * once, no copy of each record out first, and one claim per ring page
+ * instead of one per record: for a reader that packs records into pages
+ * of its own (trace_pipe_raw), which then neither pays, nor makes the
+ * function tracer record, two lock round trips per record.
  *
  * Return: the number of records taken.
  */
