@@ -33,6 +33,13 @@ extern struct static_key_false retrace_preempt_hook_key;
 void retrace_irqs_off_hook(void);
 void retrace_irqs_on_hook(void);
 /*
+ * Entry code turned interrupts off: from kernel mode, where they may
+ * have been off already (a fault inside a section), or from user mode,
+ * where they were on (so a section still open lost its end).
+ */
+void retrace_irqs_off_entry_hook(void);
+void retrace_irqs_off_user_hook(void);
+/*
  * Called with preemption off: after the count grew by @val, before it
  * shrinks by @val.  Only a change from or to zero is a transition.
  */
@@ -51,6 +58,11 @@ void retrace_preempt_on_at(unsigned long ip);
 /* The idle loop: its halt is not a critical section. */
 void retrace_idle_enter_hook(void);
 void retrace_idle_exit_hook(void);
+
+#ifdef CONFIG_RETRACE_SYSCALL_HOOK_SWITCH
+/* arch/x86/entry/retrace_syscall.c: the syscall path's own hooks. */
+int retrace_syscall_hooks(bool on);
+#endif
 
 #endif /* CONFIG_RETRACE_LATENCY_HOOKS */
 #endif /* _TRACE_RETRACE_LATENCY_HOOKS_H */

@@ -19,7 +19,9 @@
  * and only then turns the keys off.  A hook that fires inside the
  * client (the client takes a spinlock, say) is dropped by the per-CPU
  * @rt_lat_busy guard.  Between the keys and the client, the hooks
- * keep their own per-CPU state (rt_lat_irqs_are_off) as always.
+ * keep their own per-CPU state (rt_lat_irqs_are_off) as always.  The
+ * 64-bit syscall path has its own switch, turned with the interrupt key
+ * (rt_lat_syscall_hooks()).
  */
 #include <linux/export.h>
 #include <linux/ftrace.h>
@@ -43,6 +45,19 @@ static const struct rt_latency_client *rt_lat_client;
 static DEFINE_MUTEX(rt_lat_hooks_lock);
 /* Non-zero while this CPU runs the client: nested hooks are dropped. */
 static DEFINE_PER_CPU(int, rt_lat_busy);
+
+/*
+ * Without lockdep, 64-bit syscalls run a copy of their path without the
+ * interrupt hooks until these are on (arch/x86/entry/retrace_syscall.c).
+ */
+static int rt_lat_syscall_hooks(bool on)
+{
+#ifdef CONFIG_RETRACE_SYSCALL_HOOK_SWITCH
+	return retrace_syscall_hooks(on);
+#else
+	return 0;
+#endif
+}
 
 #define RT_LAT_CALL(fn, ...)						\
 	do {								\
@@ -141,6 +156,35 @@ EXPORT_SYMBOL(retrace_irqs_off_hook);
 NOKPROBE_SYMBOL(retrace_irqs_off_hook);
 
 /**
+ * retrace_irqs_off_entry_hook - entry code turned interrupts off
+ *
+ * From trace_hardirqs_off_finish() in a kernel without lockdep: an
+ * exception or interrupt from kernel mode (whose return to interrupts
+ * on, irqentry_exit(), reports "on"), or KVM's guest exit.  Interrupts
+ * may have been off already, in which case the section open goes on.
+ */
+void notrace retrace_irqs_off_entry_hook(void)
+{
+	rt_lat_irqs_off(CALLER_ADDR0, true);
+}
+EXPORT_SYMBOL(retrace_irqs_off_entry_hook);	/* KVM's guest exit */
+NOKPROBE_SYMBOL(retrace_irqs_off_entry_hook);
+
+/**
+ * retrace_irqs_off_user_hook - entry from user mode turned interrupts off
+ *
+ * They were on in user mode, so this always starts a section; one still
+ * open lost its end to a syscall exit that ran without the hooks
+ * (arch/x86/entry/retrace_syscall.c) and is dropped by the client.
+ */
+void notrace retrace_irqs_off_user_hook(void)
+{
+	rt_lat_irqs_off(CALLER_ADDR0, false);
+}
+EXPORT_SYMBOL(retrace_irqs_off_user_hook);
+NOKPROBE_SYMBOL(retrace_irqs_off_user_hook);
+
+/**
  * retrace_irqs_on_hook - interrupts are about to go on (static branch taken)
  *
  * Called from local_irq_enable() and local_irq_restore() with
@@ -211,11 +255,21 @@ int rt_latency_hooks_register(const struct rt_latency_client *client)
 		ret = -EBUSY;
 		goto out;
 	}
-	if (client->irqs_off)
+	if (client->irqs_off) {
 		static_branch_enable(&retrace_irqs_hook_key);
+		ret = rt_lat_syscall_hooks(true);
+		if (ret) {
+			static_branch_disable(&retrace_irqs_hook_key);
+			goto out;
+		}
+	}
 	if (client->preempt_off)
 		static_branch_enable(&retrace_preempt_hook_key);
-	/* Every site hooked: from now on a section starts and ends hooked. */
+	/*
+	 * Every site hooked: from now on a section starts and ends hooked,
+	 * but in a syscall that entered by the unhooked copy (see
+	 * arch/x86/entry/retrace_syscall.c for why that is harmless).
+	 */
 	WRITE_ONCE(rt_lat_client, client);
 out:
 	mutex_unlock(&rt_lat_hooks_lock);
@@ -239,6 +293,7 @@ void rt_latency_hooks_unregister(const struct rt_latency_client *client)
 		/* ... so none sees a site unhooked. */
 		static_branch_disable(&retrace_irqs_hook_key);
 		static_branch_disable(&retrace_preempt_hook_key);
+		rt_lat_syscall_hooks(false);
 	}
 	mutex_unlock(&rt_lat_hooks_lock);
 }
