@@ -398,12 +398,15 @@ static __always_inline void rt_fill_header(struct rt_entry *e,
 		flags |= RT_FLAG_IRQS_OFF;
 	if (tif_need_resched())
 		flags |= RT_FLAG_NEED_RESCHED;
-	if (pc & HARDIRQ_MASK)
-		flags |= RT_FLAG_HARDIRQ;
-	if (pc & SOFTIRQ_OFFSET)
-		flags |= RT_FLAG_SOFTIRQ;
-	if (pc & NMI_MASK)
-		flags |= RT_FLAG_NMI;
+	/* One test for task context, the common case. */
+	if (unlikely(pc & (HARDIRQ_MASK | SOFTIRQ_OFFSET | NMI_MASK))) {
+		if (pc & HARDIRQ_MASK)
+			flags |= RT_FLAG_HARDIRQ;
+		if (pc & SOFTIRQ_OFFSET)
+			flags |= RT_FLAG_SOFTIRQ;
+		if (pc & NMI_MASK)
+			flags |= RT_FLAG_NMI;
+	}
 	e->type = type;
 	e->flags = flags;
 	e->preempt_count = pc & PREEMPT_MASK;

@@ -11,6 +11,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 #include "internal.h"
 
 #define RT_PRINT_MAX		1024
@@ -209,15 +210,77 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 	if (!e)
 		return NULL;
 	e->ip = 0;
+	/* The last 4-byte word: the padding after the NUL, if any. */
+	*(u32 *)((char *)e + ALIGN(size, 4) - 4) = 0;
 	if (rt_marker_copy(e->buf, ubuf, len, user_ok)) {
 		len = min_t(unsigned int, len, sizeof(faulted) - 1);
 		memcpy(e->buf, faulted, len);
+		/* NUL, then zeros over what the copy left. */
+		memset(e->buf + len, 0, ALIGN(size, 4) - sizeof(*e) - len);
 	}
-	/* NUL, then zeros up to the end of the record's padding. */
-	memset(e->buf + len, 0, ALIGN(size, 4) - sizeof(*e) - len);
+	e->buf[len] = 0;
 	rt_commit(&h);
 	*sizep = size;
 	return e;
+}
+
+/*
+ * A write of 8 to 16 bytes, the common "echo text > trace_marker", as
+ * one record without the general copy: two overlapping 8-byte loads,
+ * the first and the last eight bytes, taken before the record is
+ * reserved (so the last one tells whether a newline is dropped) and
+ * stored into it after.  Interrupts may run between the loads and the
+ * stores; a concurrent change of the user's buffer can tear the text as
+ * it can tear any copy.  Returns the record, or NULL with nothing
+ * recorded: if a load faults (the general path then decides between
+ * the text and "<faulted>") or the buffer refused the record (*@refused
+ * set: the write fails).
+ */
+static __always_inline struct rt_print_entry *
+rt_marker_short(struct rt_instance *tr, const char __user *ubuf,
+		unsigned int len, unsigned long pc, unsigned int *sizep,
+		bool *refused)
+{
+	struct rt_print_entry *e;
+	struct rt_handle h;
+	unsigned int tlen, size;
+	u64 head, tail;
+
+	pagefault_disable();
+	if (!user_read_access_begin(ubuf, len))
+		goto fault;
+	unsafe_get_user(head, (const u64 __user *)ubuf, fault_end);
+	unsafe_get_user(tail, (const u64 __user *)(ubuf + len - 8), fault_end);
+	user_read_access_end();
+	pagefault_enable();
+
+	/* The last byte of the write is the last of @tail. */
+	tlen = len - ((u8)(le64_to_cpu(tail) >> 56) == '\n');
+	size = sizeof(*e) + tlen + 1;
+	e = rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc);
+	if (!e) {
+		*refused = true;
+		return NULL;
+	}
+	e->ip = 0;
+	/*
+	 * Padding first: the record's last 4-byte word, which holds the NUL
+	 * and whatever follows it.  Then the text, whose last byte may be
+	 * the dropped newline where the NUL goes.
+	 */
+	*(u32 *)((char *)e + ALIGN(size, 4) - 4) = 0;
+	put_unaligned(head, (u64 *)e->buf);
+	put_unaligned(tail, (u64 *)(e->buf + len - 8));
+	e->buf[tlen] = 0;
+	rt_commit(&h);
+	*sizep = size;
+	return e;
+
+fault_end:
+	user_read_access_end();
+fault:
+	pagefault_enable();
+	return NULL;
 }
 
 /*
@@ -246,10 +309,20 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		return 0;
 	if (!READ_ONCE(tr->on))
 		return -EBADF;
-	/* A range outside user space records "<faulted>", as a fault does. */
-	user_ok = access_ok(ubuf, len);
 	pc = preempt_count();
 	preempt_disable_notrace();
+	if (len >= 8 && len <= 16 && rt_recording(tr)) {
+		bool refused = false;
+
+		first = rt_marker_short(tr, ubuf, len, pc, &first_size,
+					&refused);
+		if (first || refused) {
+			taken = max;
+			goto hook;
+		}
+	}
+	/* A range outside user space records "<faulted>", as a fault does. */
+	user_ok = access_ok(ubuf, len);
 	/* Every record prints as one line: drop the write's last newline. */
 	if (user_ok) {
 		pagefault_disable();
@@ -287,6 +360,7 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	 * the whole ring could overwrite it, leaving the hook a filter
 	 * match on other bytes.
 	 */
+hook:
 	hook = READ_ONCE(rt_marker_hook);
 	if (unlikely(hook) && first)
 		hook(tr, first, first_size);

@@ -6,7 +6,8 @@
 # "BENCH <name> <value>" lines; "n/a" where this kernel lacks the feature.
 #
 # usage: guest-bench.sh [scale]   (scale 100 = full, smaller = quicker)
-# BENCH_ONLY=baseline stops after the tracing-off loops; BENCH_ONLY=reader
+# BENCH_ONLY=baseline stops after the tracing-off loops, BENCH_ONLY=marker
+# after them and the trace_marker row; BENCH_ONLY=reader
 # runs only the reader-throughput rows (a quick look at one kernel:
 # harness/boot.sh bench LOG with APPEND="rt.bench_only=reader").
 
@@ -41,6 +42,12 @@ loops baseline
 bench baseline_poll32 "$(rtbench poll32 $N)"
 # BENCH_ONLY=baseline: the idle-cost kernel needs nothing else.
 if [ "${BENCH_ONLY:-}" = baseline ]; then
+	echo "BENCH-DONE"
+	exit 0
+fi
+# BENCH_ONLY=marker: the baselines and the trace_marker row.
+if [ "${BENCH_ONLY:-}" = marker ]; then
+	bench marker_write "$(rtbench marker $N trace_marker)"
 	echo "BENCH-DONE"
 	exit 0
 fi

@@ -21,6 +21,11 @@
  *   rtio readfault FILE         one read() of 4096 bytes into an unmapped
  *                               address; prints "READ n" or the errno
  *                               name (EFAULT when there was data)
+ *   rtio writefault FILE N HOW  one write() of N bytes of "abc..." whose
+ *                               source is partly or wholly unreadable:
+ *                               HOW "cross" (the last N/2 bytes lie on
+ *                               an unmapped page) or "kernel" (a kernel
+ *                               address); prints as "write" does
  *   rtio readwait FILE MS       blocking read bounded by MS; prints
  *                               TIMEOUT, EOF, DATA or the errno name
  *   rtio readtimed FILE MS      the same, and then the CLOCK_MONOTONIC
@@ -72,6 +77,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -295,6 +301,34 @@ static int fail_nth_write(const char *nth, const char *file, const char *data)
 	return 0;
 }
 
+/*
+ * One write() of @len bytes from @data to @path opened with @flags,
+ * then close(); prints SHORT n, the errno name of the write or else of
+ * the close, or OK.
+ */
+static int write_once(const char *path, int flags, const char *data,
+		      size_t len)
+{
+	ssize_t n;
+	int fd = open(path, flags);
+
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	n = write(fd, data, len);
+	if (n >= 0 && (size_t)n < len)
+		printf("SHORT %zd\n", n);
+	else if (n < 0)
+		printf("%s\n", errname(errno));
+	/* A line without its newline runs at close (->flush). */
+	else if (close(fd) < 0)
+		printf("%s\n", errname(errno));
+	else
+		printf("OK\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -358,22 +392,7 @@ int main(int argc, char **argv)
 		memcpy(data, argv[3], len);
 		if (!strcmp(argv[1], "writeln"))
 			data[len++] = '\n';
-		fd = open(argv[2], fl);
-		if (fd < 0) {
-			printf("%s\n", errname(errno));
-			return 0;
-		}
-		n = write(fd, data, len);
-		if (n >= 0 && (size_t)n < len)
-			printf("SHORT %zd\n", n);
-		else if (n < 0)
-			printf("%s\n", errname(errno));
-		/* A line without its newline runs at close (->flush). */
-		else if (close(fd) < 0)
-			printf("%s\n", errname(errno));
-		else
-			printf("OK\n");
-		return 0;
+		return write_once(argv[2], fl, data, len);
 	}
 	if (!strcmp(argv[1], "trunc")) {
 		fd = open(argv[2], O_WRONLY | O_TRUNC);
@@ -389,6 +408,27 @@ int main(int argc, char **argv)
 		n = read(fd, buf, sizeof(buf));
 		printf("%s\n", n < 0 ? errname(errno) : n == 0 ? "EOF" : "DATA");
 		return 0;
+	}
+	if (!strcmp(argv[1], "writefault") && argc == 5) {
+		long pgsz = sysconf(_SC_PAGESIZE);
+		size_t len = strtoul(argv[3], NULL, 0), i;
+		char *map, *src;
+
+		if (len < 2 || len > (size_t)pgsz)
+			return 2;
+		map = mmap(NULL, 2 * pgsz, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (map == MAP_FAILED || munmap(map + pgsz, pgsz))
+			return 2;
+		/* Resident, so only the unmapped part can fault. */
+		src = map + pgsz - (len - len / 2);
+		for (i = 0; i < len - len / 2; i++)
+			src[i] = 'a' + i % 26;
+		if (!strcmp(argv[4], "kernel"))
+			src = (char *)0xffffffff81000000UL;
+		else if (strcmp(argv[4], "cross"))
+			return 2;
+		return write_once(argv[2], O_WRONLY, src, len);
 	}
 	if (!strcmp(argv[1], "readfault")) {
 		/* Page 0 is never mapped; volatile hides it from gcc's check. */
