@@ -156,6 +156,7 @@ struct rb_cpu {
 	unsigned long	commit_pos;	/* published end (outermost writer) */
 	unsigned long	base_page;	/* page whose base_ts is base_ts */
 	u64		base_ts;	/* copy of that page's base_ts */
+	u8		*base_data;	/* and its data: no slot lookup */
 	local_t		written;
 	local_t		dropped;
 	local_t		commit_overrun;	/* of dropped: an interrupted
@@ -257,6 +258,7 @@ static void rb_cpu_init_state(struct rb_cpu *c)
 	c->commit_pos = RB_POS(0, 0, 0);
 	c->base_page = 0;
 	c->base_ts = 0;
+	c->base_data = c->pages[0]->data;
 	local_set(&c->written, 0);
 	local_set(&c->dropped, 0);
 	local_set(&c->commit_overrun, 0);
@@ -874,13 +876,14 @@ static void notrace rb_finish_page_change(struct rb_cpu *c, unsigned long prev,
 	WRITE_ONCE(rb_slot(c, prev + 1)->base_ts, ts);
 	barrier();
 	/*
-	 * Publish the base to later writers on this CPU: ts first, page
-	 * second, so a writer that sees base_page == prev + 1 reads the
-	 * matching ts.  A nested writer that runs before this sees the old
-	 * base_page and falls back to an absolute stamp.
+	 * Publish the base to later writers on this CPU: ts and data first,
+	 * page second, so a writer that sees base_page == prev + 1 reads
+	 * the matching ts and data.  A nested writer that runs before this
+	 * sees the old base_page and falls back to an absolute stamp.
 	 */
 	if (READ_ONCE(c->base_page) < prev + 1) {
 		WRITE_ONCE(c->base_ts, ts);
+		WRITE_ONCE(c->base_data, rb_slot(c, prev + 1)->data);
 		barrier();
 		WRITE_ONCE(c->base_page, prev + 1);
 	}
@@ -944,6 +947,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 	unsigned long w, nw;
 	bool abs, change;
 	unsigned int clock;
+	u8 *data;
 	u64 ts, delta;
 
 	if (unlikely(atomic_read(&buf->record_disabled)))
@@ -989,7 +993,15 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 		ts = rb_clock(clock);
 		abs = READ_ONCE(c->base_page) != page;
 		delta = 0;
+		data = NULL;
 		if (!abs) {
+			/*
+			 * This page's data, read after base_page as it is
+			 * written before it; a nested writer that changes
+			 * both after our read of w also moves wpos, and our
+			 * cmpxchg fails.
+			 */
+			data = READ_ONCE(c->base_data);
 			delta = ts - READ_ONCE(c->base_ts);
 			abs = delta > RB_DELTA_MAX;
 			if (abs)
@@ -1022,6 +1034,9 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			rb_finish_page_change(c, page - 1, RB_POS_OFF(w),
 					      RB_POS_N(w), ts);
 			p = (u32 *)rb_slot(c, page)->data;
+		} else if (data) {
+			/* The common case: the page base_page names. */
+			p = (u32 *)(data + RB_POS_OFF(w));
 		} else {
 			p = (u32 *)(rb_slot(c, page)->data + RB_POS_OFF(w));
 		}
