@@ -413,6 +413,21 @@ static __always_inline void rt_fill_header(struct rt_entry *e,
 	e->pid = current->pid;
 }
 /*
+ * rt_fill_header() for a producer that runs in task context with
+ * interrupts on, a write(2) to trace_marker: the flags that could say
+ * otherwise are known to be clear, and on its path every test counts.
+ */
+static __always_inline void rt_fill_task_header(struct rt_entry *e,
+						unsigned int type,
+						unsigned long pc)
+{
+	e->type = type;
+	e->flags = tif_need_resched() ? RT_FLAG_NEED_RESCHED : 0;
+	e->preempt_count = pc & PREEMPT_MASK;
+	e->pid = current->pid;
+}
+
+/*
  * The ring buffer rounds a record up to 4 bytes and leaves the padding
  * as the ring had it; producers of odd lengths zero it so that hex and
  * bin output never show stale bytes.  @rec has room up to the next
@@ -528,6 +543,28 @@ static __always_inline void *rt_reserve_entry(struct rt_instance *tr,
 	e = rt_buffer_reserve(h->buf, len);
 	if (e) {
 		rt_fill_header(e, type, pc);
+		rt_save_comm(current);
+	}
+	return e;
+}
+
+/*
+ * rt_reserve_entry() for task context with interrupts on (see
+ * rt_fill_task_header()).
+ */
+static __always_inline void *rt_reserve_task_entry(struct rt_instance *tr,
+						   struct rt_handle *h,
+						   unsigned int type,
+						   unsigned int len,
+						   unsigned long pc)
+{
+	struct rt_entry *e;
+
+	h->buf = READ_ONCE(tr->buffer);
+	h->tr = tr;
+	e = rt_buffer_reserve(h->buf, len);
+	if (e) {
+		rt_fill_task_header(e, type, pc);
 		rt_save_comm(current);
 	}
 	return e;

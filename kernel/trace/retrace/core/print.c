@@ -257,7 +257,8 @@ rt_marker_short(struct rt_instance *tr, const char __user *ubuf,
 	/* The last byte of the write is the last of @tail. */
 	tlen = len - ((u8)(le64_to_cpu(tail) >> 56) == '\n');
 	size = sizeof(*e) + tlen + 1;
-	e = rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc);
+	/* write(2): task context, interrupts on. */
+	e = rt_reserve_task_entry(tr, &h, RT_TYPE_MARKER, size, pc);
 	if (!e) {
 		*refused = true;
 		return NULL;
@@ -307,19 +308,29 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 
 	if (!cnt)
 		return 0;
-	if (!READ_ONCE(tr->on))
-		return -EBADF;
 	pc = preempt_count();
 	preempt_disable_notrace();
+	/* rt_recording() reads tracing_on, which the others check next. */
 	if (len >= 8 && len <= 16 && rt_recording(tr)) {
 		bool refused = false;
 
-		first = rt_marker_short(tr, ubuf, len, pc, &first_size,
-					&refused);
-		if (first || refused) {
-			taken = max;
-			goto hook;
+		e = rt_marker_short(tr, ubuf, len, pc, &size, &refused);
+		if (e) {
+			/* As below, on the shortest path out. */
+			hook = READ_ONCE(rt_marker_hook);
+			if (unlikely(hook))
+				hook(tr, e, size);
+			preempt_enable_notrace();
+			return max;
 		}
+		if (refused) {
+			preempt_enable_notrace();
+			return -EBADF;
+		}
+	}
+	if (!READ_ONCE(tr->on)) {
+		preempt_enable_notrace();
+		return -EBADF;
 	}
 	/* A range outside user space records "<faulted>", as a fault does. */
 	user_ok = access_ok(ubuf, len);
@@ -360,7 +371,6 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 	 * the whole ring could overwrite it, leaving the hook a filter
 	 * match on other bytes.
 	 */
-hook:
 	hook = READ_ONCE(rt_marker_hook);
 	if (unlikely(hook) && first)
 		hook(tr, first, first_size);
