@@ -514,6 +514,31 @@ static __always_inline void rt_save_comm(struct task_struct *tsk)
 	rt_save_comm_slow(tsk);
 }
 
+/*
+ * rt_reserve_entry(), or with @task for a producer in task context with
+ * interrupts on (rt_fill_task_header()).
+ */
+static __always_inline void *__rt_reserve_entry(struct rt_instance *tr,
+						struct rt_handle *h,
+						unsigned int type,
+						unsigned int len,
+						unsigned long pc, bool task)
+{
+	struct rt_entry *e;
+
+	h->buf = READ_ONCE(tr->buffer);
+	h->tr = tr;
+	e = rt_buffer_reserve(h->buf, len);
+	if (e) {
+		if (task)
+			rt_fill_task_header(e, type, pc);
+		else
+			rt_fill_header(e, type, pc);
+		rt_save_comm(current);
+	}
+	return e;
+}
+
 /**
  * rt_reserve_entry - reserve a record and fill its common header
  * @tr: the instance
@@ -536,39 +561,9 @@ static __always_inline void *rt_reserve_entry(struct rt_instance *tr,
 					      unsigned int len,
 					      unsigned long pc)
 {
-	struct rt_entry *e;
-
-	h->buf = READ_ONCE(tr->buffer);
-	h->tr = tr;
-	e = rt_buffer_reserve(h->buf, len);
-	if (e) {
-		rt_fill_header(e, type, pc);
-		rt_save_comm(current);
-	}
-	return e;
+	return __rt_reserve_entry(tr, h, type, len, pc, false);
 }
 
-/*
- * rt_reserve_entry() for task context with interrupts on (see
- * rt_fill_task_header()).
- */
-static __always_inline void *rt_reserve_task_entry(struct rt_instance *tr,
-						   struct rt_handle *h,
-						   unsigned int type,
-						   unsigned int len,
-						   unsigned long pc)
-{
-	struct rt_entry *e;
-
-	h->buf = READ_ONCE(tr->buffer);
-	h->tr = tr;
-	e = rt_buffer_reserve(h->buf, len);
-	if (e) {
-		rt_fill_task_header(e, type, pc);
-		rt_save_comm(current);
-	}
-	return e;
-}
 /* The command name saved for @pid, "<...>" if none: TASK_COMM_LEN bytes. */
 void rt_find_comm(int pid, char *comm);
 

@@ -258,7 +258,7 @@ rt_marker_short(struct rt_instance *tr, const char __user *ubuf,
 	tlen = len - ((u8)(le64_to_cpu(tail) >> 56) == '\n');
 	size = sizeof(*e) + tlen + 1;
 	/* write(2): task context, interrupts on. */
-	e = rt_reserve_task_entry(tr, &h, RT_TYPE_MARKER, size, pc);
+	e = __rt_reserve_entry(tr, &h, RT_TYPE_MARKER, size, pc, true);
 	if (!e) {
 		*refused = true;
 		return NULL;
