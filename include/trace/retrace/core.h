@@ -412,6 +412,7 @@ static __always_inline void rt_fill_header(struct rt_entry *e,
 	e->preempt_count = pc & PREEMPT_MASK;
 	e->pid = current->pid;
 }
+
 /*
  * rt_fill_header() for a producer that runs in task context with
  * interrupts on, a write(2) to trace_marker: the flags that could say

@@ -247,7 +247,10 @@ rt_marker_short(struct rt_instance *tr, const char __user *ubuf,
 	u64 head, tail;
 
 	pagefault_disable();
-	if (!user_read_access_begin(ubuf, len))
+	/* Masked where the arch can: no speculation barrier. */
+	if (can_do_masked_user_access())
+		ubuf = masked_user_access_begin(ubuf);
+	else if (!user_read_access_begin(ubuf, len))
 		goto fault;
 	unsafe_get_user(head, (const u64 __user *)ubuf, fault_end);
 	unsafe_get_user(tail, (const u64 __user *)(ubuf + len - 8), fault_end);
@@ -310,7 +313,7 @@ rt_marker_write(struct file *file, const char __user *ubuf, size_t cnt,
 		return 0;
 	pc = preempt_count();
 	preempt_disable_notrace();
-	/* rt_recording() reads tracing_on, which the others check next. */
+	/* rt_recording(): tracing_on, the buffer and tracing_cpumask. */
 	if (len >= 8 && len <= 16 && rt_recording(tr)) {
 		bool refused = false;
 

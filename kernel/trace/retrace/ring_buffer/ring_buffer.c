@@ -879,7 +879,10 @@ static void notrace rb_finish_page_change(struct rb_cpu *c, unsigned long prev,
 	 * Publish the base to later writers on this CPU: ts and data first,
 	 * page second, so a writer that sees base_page == prev + 1 reads
 	 * the matching ts and data.  A nested writer that runs before this
-	 * sees the old base_page and falls back to an absolute stamp.
+	 * sees the old base_page and falls back to an absolute stamp.  One
+	 * that changes the page again in here can leave base_page at
+	 * prev + 1 with its own page's ts and data: a page behind wpos,
+	 * which no writer matches until the next change sets all three.
 	 */
 	if (READ_ONCE(c->base_page) < prev + 1) {
 		WRITE_ONCE(c->base_ts, ts);

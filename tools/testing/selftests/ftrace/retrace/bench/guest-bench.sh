@@ -47,6 +47,7 @@ if [ "${BENCH_ONLY:-}" = baseline ]; then
 fi
 # BENCH_ONLY=marker: the baselines and the trace_marker row.
 if [ "${BENCH_ONLY:-}" = marker ]; then
+	echo > trace
 	bench marker_write "$(rtbench marker $N trace_marker)"
 	echo "BENCH-DONE"
 	exit 0

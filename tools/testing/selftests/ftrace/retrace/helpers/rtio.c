@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|rawpages|readfault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|rawpages|readfault|writefault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "mkdir") || !strcmp(argv[1], "rmdir")) {
