@@ -30,6 +30,7 @@ declare -A RANK=(
 declare -A HEADER=(
 	[glob.h]=lib
 	[ring_buffer.h]=ring_buffer
+	[rb_record.h]=ring_buffer
 	[callsite.h]=callsite [ret_stack.h]=hooks
 	[latency_hooks.h]=hooks [latency_client.h]=hooks
 	[core.h]=core [kernel_api.h]=core [raw_page.h]=core [ipset.h]=lib [carry.h]=lib [arch_regs.h]=lib

@@ -4,10 +4,10 @@
  *
  * The ring buffer's own pages are not handed out: their record header
  * counts time from a per-page base and their cursors pack more than a
- * reader needs.  A raw reader instead takes records one by one and
- * packs them into pages of this format, the one that events/header_page
- * and events/header_event describe and that libtraceevent's kbuffer
- * reads:
+ * reader needs.  A raw reader instead copies the records, a ring page's
+ * run at a time or one by one, into pages of this format, the one that
+ * events/header_page and events/header_event describe and that
+ * libtraceevent's kbuffer reads:
  *
  *   u64 timestamp     time of the first record in the page
  *   u64 commit        bytes of record data; bit 31: records were lost
@@ -93,6 +93,9 @@ static inline unsigned int rt_raw_rec_space(unsigned int size)
 void rt_raw_page_start(struct rt_raw_page *p, void *page, unsigned int size);
 int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 		    unsigned int len);
+unsigned int rt_raw_page_add_run(struct rt_raw_page *p, u64 base_ts,
+				 const void *src, unsigned int len,
+				 unsigned int max, unsigned int *bytes);
 void rt_raw_page_finish(struct rt_raw_page *p, u64 missed);
 
 #endif /* _TRACE_RETRACE_RAW_PAGE_H */

@@ -17,6 +17,7 @@
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 #endif
+#include <trace/retrace/rb_record.h>
 
 struct rt_buffer;
 
@@ -128,12 +129,62 @@ struct rt_rb_batch_info {
 
 void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
 			 struct rt_rb_batch_info *info);
+/*
+ * Records of one ring page as they lie there, for take_run(): @len bytes
+ * of whole records from @data on, encoded as <trace/retrace/rb_record.h>
+ * says, their deltas counting from @base_ts; take at most @max of them.
+ */
+struct rt_rb_run {
+	const void	*data;
+	unsigned int	len;
+	unsigned int	max;
+	u64		base_ts;
+};
+
 /* rt_buffer_consume_span()'s callbacks; see there. */
 struct rt_rb_span_ops {
 	int	(*take)(void *arg, u64 ts, const void *data, unsigned int len);
+	unsigned int (*take_run)(void *arg, const struct rt_rb_run *run,
+				 unsigned int *bytes);
 	void	(*keep)(void *arg);
 	void	(*undo)(void *arg);
 };
+
+/**
+ * rt_rb_run_each - hand a run's records to a take() one by one
+ * @run: the run take_run() was given
+ * @take: as struct rt_rb_span_ops' take(); nonzero stops before the record
+ * @arg: for @take
+ * @bytes: set to the bytes of the records taken
+ *
+ * A take_run() for callers that want each record decoded for them
+ * (tests, and readers that do not copy runs whole): it stops where
+ * @take says stop, at @run->max, and at a record rt_rb_run_next()
+ * leaves to take().
+ *
+ * Return: the number of records taken.
+ */
+static inline unsigned int
+rt_rb_run_each(const struct rt_rb_run *run,
+	       int (*take)(void *arg, u64 ts, const void *data,
+			   unsigned int len),
+	       void *arg, unsigned int *bytes)
+{
+	unsigned int at = 0, n = 0, rec, plen;
+	const void *data;
+	u32 delta;
+
+	while (n < run->max) {
+		rec = rt_rb_run_next((const u8 *)run->data + at, run->len - at,
+				     &delta, &data, &plen);
+		if (!rec || take(arg, run->base_ts + delta, data, plen))
+			break;
+		at += rec;
+		n++;
+	}
+	*bytes = at;
+	return n;
+}
 
 unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
 				    const struct rt_rb_span_ops *ops,

@@ -5,16 +5,29 @@
  * given, and builds as a host program for its tests and fuzzer.
  *
  * The cost is one copy of each record, paid by the reader only; the
- * ring buffer's writers do not know this format exists.
+ * ring buffer's writers do not know this format exists.  Records come
+ * one at a time (rt_raw_page_add()), or as a run of the ring's own
+ * encoding copied in one go (rt_raw_page_add_run()), whose headers
+ * differ from this format's only in where their time counts from.
  */
 #ifdef RETRACE_HOST
 #include "pure_shim.h"
 #else
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #endif
 #include <trace/retrace/raw_page.h>
+#include <trace/retrace/rb_record.h>
+
+static u32 rt_raw_get32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 static void rt_raw_put32(u8 *p, u32 v)
 {
@@ -98,6 +111,112 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
 	if (ts > p->last_ts)
 		p->last_ts = ts;
 	return 0;
+}
+
+/**
+ * rt_raw_page_add_run - append a run of records in the ring's encoding
+ * @p: the packing state
+ * @base_ts: the time the run's headers count from (their page's base)
+ * @src: whole records as a ring page holds them (<trace/retrace/rb_record.h>)
+ * @len: bytes at @src
+ * @max: take at most this many records
+ * @bytes: set to the bytes of @src taken
+ *
+ * Copies as much of @src as the page has room for in one go, then
+ * rewrites the headers in place: a ring header's time counts from the
+ * page's base, this format's from the record before.  The run stops
+ * before a record the two formats would size differently (an absolute
+ * time; a delta that needs a time extend, which only the run's first
+ * record can), before one that is cut off or does not decode (@src may
+ * be a page a writer is overwriting: the caller validates the copy
+ * afterwards), and after @max.  Those are left to rt_raw_page_add().
+ * What was copied past the records taken lies beyond @p->used, where
+ * the next record or rt_raw_page_finish() overwrites it.
+ *
+ * Return: the number of records taken, 0 if none.
+ */
+unsigned int rt_raw_page_add_run(struct rt_raw_page *p, u64 base_ts,
+				 const void *src, unsigned int len,
+				 unsigned int max, unsigned int *bytes)
+{
+	unsigned int room = rt_raw_rec_space(p->size) - p->used;
+	u8 *start = p->page + RT_RAW_HDR_SIZE + p->used, *q = start, *end;
+	unsigned int n = 0, rec;
+	u32 hdr, kind, d, prev;
+	u64 ts, delta0;
+
+	/* Short records keep their type: the two formats number them alike. */
+	BUILD_BUG_ON(RT_RB_KIND_MAX_SHORT != RT_RAW_TYPE_MAX_SHORT ||
+		     RT_RB_KIND_BITS != RT_RAW_TYPE_BITS);
+	end = start + (len < room ? len : room);
+	memcpy(start, src, end - start);
+	if (!max || end - q < 8)
+		goto out;
+	/*
+	 * prev: the latest time packed, as a delta from base_ts.  The
+	 * first record's own delta counts from the page's last time, a
+	 * full u64 (delta0, written into its header after the loop); each
+	 * later record's is then d - prev, which fits its header.
+	 */
+	d = rt_raw_get32(q) >> RT_RB_KIND_BITS;
+	ts = base_ts + d;
+	if (!p->nr) {
+		/* The first record's time is the page's. */
+		rt_raw_put64(p->page, ts);
+		p->last_ts = ts;
+	}
+	if (ts >= p->last_ts) {
+		delta0 = ts - p->last_ts;
+		if (delta0 > RT_RAW_DELTA_MAX)
+			goto out;	/* a time extend: rt_raw_page_add() */
+		prev = d;
+	} else if (p->last_ts - base_ts <= RT_RB_DELTA_MAX) {
+		/* Behind the page's last time: counts as equal to it. */
+		delta0 = 0;
+		prev = (u32)(p->last_ts - base_ts);
+	} else {
+		goto out;
+	}
+	do {
+		hdr = rt_raw_get32(q);
+		kind = hdr & RT_RB_KIND_MASK;
+		d = hdr >> RT_RB_KIND_BITS;
+		if (kind - 1 < RT_RB_KIND_MAX_SHORT) {
+			rec = 4 + kind * 4;
+			if (rec > end - q)
+				break;
+			/* kind | (d - prev) << 5, or delta 0 if behind. */
+			rt_raw_put32(q, d >= prev ? hdr - (prev << RT_RB_KIND_BITS)
+					       : kind);
+		} else if (kind == RT_RB_KIND_LONG) {
+			u32 plen = rt_raw_get32(q + 4);
+
+			if (!plen || plen % 4 || plen > RT_RAW_MAX_LEN ||
+			    8 + plen > end - q)
+				break;
+			rec = 8 + plen;
+			rt_raw_put32(q, d >= prev ? (d - prev) << RT_RAW_TYPE_BITS
+					       : 0);
+			rt_raw_put32(q + 4, plen + 4);
+		} else {
+			break;	/* an absolute time, or a writer's bytes */
+		}
+		if (d > prev)
+			prev = d;
+		q += rec;
+		n++;
+	} while (n < max && end - q >= 8);
+	if (n) {
+		/* The loop gave the first record delta 0 (or kept it). */
+		rt_raw_put32(start, rt_raw_get32(start) |
+			     (u32)delta0 << RT_RAW_TYPE_BITS);
+		p->last_ts = base_ts + prev;
+	}
+out:
+	p->used += q - start;
+	p->nr += n;
+	*bytes = q - start;
+	return n;
 }
 
 /**

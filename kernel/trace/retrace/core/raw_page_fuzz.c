@@ -9,13 +9,17 @@
  * page is read back with raw_page_check.h: every record must come back
  * with its time and payload, -ENOSPC only when it did not fit in the
  * record space (rt_raw_rec_space()), and a page's lost count is always
- * stored after its data.  The raw input is also decoded as a page; any
- * result but a crash will do.
+ * stored after its data.  The same records are then laid out as the
+ * ring would and packed by runs (raw_run_check.h), at most 1 to 64 or
+ * any number per run as bits 4-5 choose: the pages must be the same
+ * bytes.  The raw input is also decoded as a page; any result but a
+ * crash will do.
  */
 #include "pure_shim.h"
 #include <stdio.h>
 #include <trace/retrace/raw_page.h>
 #include "raw_page_check.h"
+#include "raw_run_check.h"
 
 
 static struct rt_raw_page p;
@@ -25,6 +29,8 @@ static u64 last;
 static u8 page[MAX_PAGE];
 static u8 payload[RT_RAW_PAGE_SIZE];
 static u8 copy[RT_RAW_PAGE_SIZE];
+static struct rr_rec runs[RR_MAX_RECS];
+static u8 arena[RR_MAX_RECS / 2 * MAX_LEN];
 u8 raw_page_fuzz_sink;	/* kept: the decoder's reads are not optimised out */
 
 static void fail(const char *what, unsigned int i)
@@ -129,8 +135,8 @@ static void decode_any(const u8 *buf, size_t size)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	unsigned int pages = 0, len;
-	size_t i;
+	unsigned int pages = 0, len, nruns = 0;
+	size_t i, at = 0;
 	u64 ts = 1ULL << 30, missed;
 	u8 mode;
 	int ret;
@@ -154,6 +160,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			ts += delta_of(d);
 		len = 4 * (1 + (data[i + 1] | data[i + 2] << 8) % (MAX_LEN / 4));
 		fill(seed, len);
+		if (nruns < RR_MAX_RECS && at + len <= sizeof(arena)) {
+			memcpy(arena + at, payload, len);
+			runs[nruns++] = (struct rr_rec){
+				.ts = ts, .data = arena + at, .len = len,
+			};
+			at += len;
+		}
 		ret = rt_raw_page_add(&p, ts, payload, len);
 		if (ret == -ENOSPC) {
 			if (!nr || used + rec_size(ts, len) <=
@@ -180,5 +193,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	}
 	if (nr)
 		finish_and_check(mode & 2 ? mode : 0);
+	if (nruns) {
+		static const unsigned int maxes[] = { ~0U, 1, 3, 64 };
+		const char *why = rr_compare(runs, nruns, page_size,
+					     maxes[(mode >> 4) & 3]);
+
+		if (why)
+			fail(why, 0);
+	}
 	return 0;
 }

@@ -3,13 +3,16 @@
  * Host tests for raw_page.c: pages packed by rt_raw_page_add() and
  * rt_raw_page_finish() are read back by raw_page_check.h, a decoder
  * written after libtraceevent's kbuffer, and must give every record
- * with its exact time and payload.  The first failing check prints its
+ * with its exact time and payload.  Pages packed by runs of the ring's
+ * encoding (rt_raw_page_add_run()) must be the same bytes as pages
+ * packed one record at a time (raw_run_check.h).  The first failing check prints its
  * line and exits 1.
  */
 #include "pure_shim.h"
 #include <stdio.h>
 #include <trace/retrace/raw_page.h>
 #include "raw_page_check.h"
+#include "raw_run_check.h"
 
 static unsigned int checks;
 
@@ -844,6 +847,86 @@ static void test_restore(void)
 	}
 }
 
+/*
+ * rt_raw_page_add_run() against rt_raw_page_add(), byte for byte, for
+ * streams that put every case on a run: short and long records,
+ * absolute times in the ring (a delta past 27 bits), time extends in
+ * the page (only at a run's first record), times that step back, runs
+ * cut by the page's room and by the caller's limit, and pages larger
+ * than a ring page (a run's first record counts from another ring
+ * page's time).
+ */
+static struct rr_rec run_recs[RR_MAX_RECS];
+static u8 run_arena[RR_MAX_RECS * 64];
+
+static void test_runs(void)
+{
+	static const unsigned int maxes[] = { ~0U, 1, 2, 7, 64 };
+	unsigned int kind, mi, order, i, n, at;
+	const char *why;
+	u64 ts;
+
+	for (kind = 0; kind < 5; kind++) {
+		for (order = 0; order < 4; order += 1 + (order == 1)) {
+			for (mi = 0; mi < ARRAY_SIZE(maxes); mi++) {
+				n = 300 + rng() % 1200;
+				ts = rng() % (1ULL << 50);
+				at = 0;
+				for (i = 0; i < n; i++) {
+					unsigned int len;
+
+					switch (kind) {
+					case 0:	/* small steps, short records */
+						ts += rng() % 3000;
+						len = 4 * (1 + rng() % 28);
+						break;
+					case 1:	/* long ones too */
+						ts += rng() % 3000;
+						len = rng() % 4 ? 4 * (1 + rng() % 28) :
+						      4 * (29 + rng() % 400);
+						break;
+					case 2:	/* jumps past 27 bits */
+						ts += random_delta();
+						len = random_len();
+						break;
+					case 3:	/* steps back */
+						if (rng() % 5 == 0)
+							ts -= rng() % 4000;
+						else
+							ts += rng() % 4000;
+						len = 4 * (1 + rng() % 28);
+						break;
+					default:
+						ts += random_delta();
+						if (rng() % 7 == 0)
+							ts -= rng() % (1ULL << 28);
+						len = random_len();
+						break;
+					}
+					if (len > 2048)
+						len = 2048;
+					if (at + len > sizeof(run_arena))
+						at = 0;
+					fill((u8)i, len);
+					memcpy(run_arena + at, payload, len);
+					run_recs[i] = (struct rr_rec){
+						.ts = ts,
+						.data = run_arena + at,
+						.len = len,
+					};
+					at += len;
+				}
+				why = rr_compare(run_recs, n,
+						 RT_RAW_PAGE_SIZE << order, maxes[mi]);
+				if (why)
+					fprintf(stderr, "runs: kind %u order %u max %u: %s\n",
+						kind, order, maxes[mi], why);
+				CHECK(!why);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	test_short();
@@ -870,6 +953,8 @@ int main(void)
 	printf("ok raw_page_page_sizes\n");
 	test_restore();
 	printf("ok raw_page_restore\n");
+	test_runs();
+	printf("ok raw_page_runs\n");
 	printf("raw_page_test: %u checks passed\n", checks);
 	return 0;
 }

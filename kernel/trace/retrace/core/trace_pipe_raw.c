@@ -12,7 +12,10 @@
  * page at a time (rt_buffer_consume_span(): the ring's locks once per
  * page handed out, one claim per ring page, no copy of each record in
  * between); if a writer overwrote them meanwhile, the packing goes back
- * to where the last claim left it.  A record that does not fit stays
+ * to where the last claim left it.  A ring page's records are copied
+ * as one run and only their headers rewritten (rt_raw_page_add_run());
+ * the few the run cannot take (an absolute time, a time extend) go one
+ * by one.  A record that does not fit stays
  * in the ring and opens the next page.  Records lost to overwriting (or
  * refused by a full ring) since the last page are reported in the next
  * page's commit word, counted from the ring's overrun and drop counters.
@@ -101,6 +104,16 @@ static int rt_raw_take(void *arg, u64 ts, const void *data, unsigned int len)
 	return rt_raw_page_add(&f->p, ts, data, len) == -ENOSPC;
 }
 
+/* A run of records as the ring holds them: packed in one copy. */
+static unsigned int rt_raw_take_run(void *arg, const struct rt_rb_run *run,
+				    unsigned int *bytes)
+{
+	struct rt_raw_fill *f = arg;
+
+	return rt_raw_page_add_run(&f->p, run->base_ts, run->data, run->len,
+				   run->max, bytes);
+}
+
 /* The records packed so far are claimed: keep them. */
 static void rt_raw_keep(void *arg)
 {
@@ -119,6 +132,7 @@ static void rt_raw_undo(void *arg)
 
 static const struct rt_rb_span_ops rt_raw_span_ops = {
 	.take = rt_raw_take,
+	.take_run = rt_raw_take_run,
 	.keep = rt_raw_keep,
 	.undo = rt_raw_undo,
 };

@@ -24,6 +24,9 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#ifndef BUILD_BUG_ON
+#define BUILD_BUG_ON(c)	_Static_assert(!(c), #c)
+#endif
 #define GFP_KERNEL	0
 #define kmalloc(n, gfp)		malloc(n)
 #define kzalloc(n, gfp)		calloc(1, (n))

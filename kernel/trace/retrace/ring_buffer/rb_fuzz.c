@@ -105,6 +105,21 @@ static const struct rt_rb_span_ops span_fuzz_ops = {
 	.undo = span_fuzz_undo,
 };
 
+/* Runs decoded by rt_rb_run_each(), each record staged as take() does. */
+static unsigned int span_fuzz_take_run(void *arg, const struct rt_rb_run *run,
+				       unsigned int *bytes)
+{
+	REQUIRE(run->max >= 1 && run->len >= 8 && run->len % 4 == 0);
+	return rt_rb_run_each(run, span_fuzz_take, arg, bytes);
+}
+
+static const struct rt_rb_span_ops span_run_fuzz_ops = {
+	.take = span_fuzz_take,
+	.take_run = span_fuzz_take_run,
+	.keep = span_fuzz_keep,
+	.undo = span_fuzz_undo,
+};
+
 static void hook_writer(void)
 {
 	host_irq_hook = NULL;	/* one nested writer per armed hook */
@@ -179,12 +194,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			put(4 + (arg & 7) * 100);
 			host_irq_hook = NULL;
 			break;
-		case 5:	/* a ring page at a time, checked once claimed */
+		case 5:	/* a ring page at a time (odd: as runs), checked once claimed */
 			span_fuzz.cpu = cpu;
 			span_fuzz.left = arg;
 			span_fuzz.n = 0;
 			while (span_fuzz.left &&
-			       rt_buffer_consume_span(fb, cpu, &span_fuzz_ops,
+			       rt_buffer_consume_span(fb, cpu, arg & 1 ?
+						      &span_run_fuzz_ops :
+						      &span_fuzz_ops,
 						      &span_fuzz, NULL))
 				;
 			REQUIRE(!span_fuzz.n);

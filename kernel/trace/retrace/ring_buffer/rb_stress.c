@@ -224,10 +224,29 @@ static const struct rt_rb_span_ops stress_span_ops = {
 };
 
 /*
+ * take_run(): the run decoded in place and each record staged as
+ * take() stages it, so that runs go through the same claim and undo
+ * (and what a run leaves goes to take()).
+ */
+static unsigned int stress_span_take_run(void *arg, const struct rt_rb_run *run,
+					 unsigned int *bytes)
+{
+	return rt_rb_run_each(run, stress_span_take, arg, bytes);
+}
+
+static const struct rt_rb_span_ops stress_run_ops = {
+	.take = stress_span_take,
+	.take_run = stress_span_take_run,
+	.keep = stress_span_keep,
+	.undo = stress_span_undo,
+};
+
+/*
  * Consume up to @max records per CPU (0: until empty).  While writers
  * run they can outpace the reader, so the timed loop must bound it.
  * Every other call takes them a ring page at a time with
- * rt_buffer_consume_span(), as trace_pipe_raw does.
+ * rt_buffer_consume_span(), as trace_pipe_raw does, every second one of
+ * those as runs (take_run()).
  */
 static void stress_drain(struct rt_rb_record *rec, unsigned long max)
 {
@@ -241,6 +260,7 @@ static void stress_drain(struct rt_rb_record *rec, unsigned long max)
 			span.bounded = max;
 			span.left = max;
 			while (rt_buffer_consume_span(sbuf, cpu,
+						      calls & 2 ? &stress_run_ops :
 						      &stress_span_ops, &span,
 						      NULL) &&
 			       (!max || span.left))

@@ -813,6 +813,118 @@ static void t_consume_span(void)
 }
 
 /*
+ * take_run(): the same records, with the same times, as one by one,
+ * through absolute times (time jumps past 27 bits), steps back and
+ * long records; a claim per ring page, not per record.
+ */
+struct run_seen {
+	u32 seq[600], len[600];
+	u64 ts[600];
+	unsigned int n, kept, keeps, via_run, bad;
+};
+
+static int run_take(void *arg, u64 ts, const void *data, unsigned int len)
+{
+	struct run_seen *rs = arg;
+	const u32 *w = data;
+
+	if (rs->n >= 600)
+		return 1;
+	rs->seq[rs->n] = w[0];
+	rs->len[rs->n] = len;
+	rs->ts[rs->n] = ts;
+	if (len >= 8 && w[1] != len)
+		rs->bad++;
+	rs->n++;
+	return 0;
+}
+
+static unsigned int run_take_run(void *arg, const struct rt_rb_run *run,
+				 unsigned int *bytes)
+{
+	struct run_seen *rs = arg;
+	unsigned int n = rt_rb_run_each(run, run_take, arg, bytes);
+
+	rs->via_run += n;
+	return n;
+}
+
+static void run_keep(void *arg)
+{
+	struct run_seen *rs = arg;
+
+	rs->kept = rs->n;
+	rs->keeps++;
+}
+
+static void run_undo(void *arg)
+{
+	((struct run_seen *)arg)->bad++;	/* no writer runs here */
+}
+
+static const struct rt_rb_span_ops run_ops = {
+	.take = run_take,
+	.take_run = run_take_run,
+	.keep = run_keep,
+	.undo = run_undo,
+};
+
+static void run_fill(struct rt_buffer *b)
+{
+	u32 seq;
+
+	jump_clock_v = 1ULL << 33;
+	for (seq = 0; seq < 500; seq++) {
+		if (seq % 150 == 149)
+			jump_clock_v += 1ULL << 28;	/* absolute times */
+		else if (seq % 53 == 52)
+			jump_clock_v -= 3;		/* a step back */
+		else
+			jump_clock_v += 5;
+		CHECK(put(b, seq, seq % 29 == 0 ? 200 : 4 + (seq % 13) * 4) == 0,
+		      "write %u", seq);
+	}
+}
+
+static void t_consume_run(void)
+{
+	struct rt_buffer *a = rt_buffer_alloc(64 * 4096, true);
+	struct rt_buffer *b = rt_buffer_alloc(64 * 4096, true);
+	static struct run_seen rs;
+	struct rt_rb_stats st;
+	unsigned int i, n = 0;
+
+	CHECK(a && b, "alloc");
+	host_clock = jump_clock;
+	run_fill(a);
+	run_fill(b);
+	while (rt_buffer_consume_span(b, 0, &run_ops, &rs, NULL))
+		;
+	CHECK(rs.n == 500 && rs.kept == 500 && !rs.bad, "taken %u kept %u bad %u",
+	      rs.n, rs.kept, rs.bad);
+	for (i = 0; i < 500 && !rt_buffer_consume(a, 0, &rec); i++, n++) {
+		CHECK(rs.seq[i] == rec.data[0] && rs.len[i] == rec.len &&
+		      rs.ts[i] == rec.ts, "record %u: seq %u/%u len %u/%u ts %llu/%llu",
+		      i, rs.seq[i], rec.data[0], rs.len[i], rec.len,
+		      (unsigned long long)rs.ts[i], (unsigned long long)rec.ts);
+	}
+	CHECK(n == 500, "one by one: %u", n);
+	/*
+	 * Claims by ring page.  After a jump the rest of its page has
+	 * absolute times, which go one by one; the rest go as runs.
+	 */
+	CHECK(rs.keeps < 40 && rs.via_run > 250 && rs.via_run < 500,
+	      "%u claims, %u of 500 records as runs", rs.keeps, rs.via_run);
+	rt_buffer_stats(b, 0, &st);
+	CHECK(st.read == 500 && st.entries == 0, "read %llu entries %llu",
+	      (unsigned long long)st.read, (unsigned long long)st.entries);
+	CHECK(invariant(b, 0), "invariant");
+	host_clock = fake_clock;
+	rt_buffer_free(a);
+	rt_buffer_free(b);
+}
+
+/*
  * Model test: one writer thread (with simulated nested interrupts) and
  * a concurrent consumer and iterator.  Every record carries a sequence
  * number and checksum; the consumer must see strictly increasing,
@@ -954,21 +1066,36 @@ static const struct rt_rb_span_ops span_ops = {
 	.take = span_take, .keep = span_keep, .undo = span_undo,
 };
 
+/* The same copies, taken as runs of a page a writer may be overwriting. */
+static unsigned int span_take_run(void *arg, const struct rt_rb_run *run,
+				  unsigned int *bytes)
+{
+	return rt_rb_run_each(run, span_take, arg, bytes);
+}
+
+static const struct rt_rb_span_ops span_run_ops = {
+	.take = span_take, .take_run = span_take_run, .keep = span_keep,
+	.undo = span_undo,
+};
+
 static unsigned int model_span_undone;
 
 static void *model_span_reader(void *arg)
 {
 	struct model *m = arg;
 	static struct span_copies sc;
+	unsigned int i;
 
 	host_cpu = 1;
 	memset(&sc, 0, sizeof(sc));
 	sc.m = m;
 	sc.last = -1;
-	for (;;) {
+	for (i = 0;; i++) {
 		int stop = m->stop;
 
-		while (rt_buffer_consume_span(m->b, 0, &span_ops, &sc, NULL))
+		/* Every other pass as runs (take_run()). */
+		while (rt_buffer_consume_span(m->b, 0, i & 1 ? &span_run_ops :
+					      &span_ops, &sc, NULL))
 			;
 		if (stop)
 			break;
@@ -1048,6 +1175,7 @@ int main(void)
 	run("rb_nested_irq_reservation", t_nested_irq);
 	run("rb_commit_overrun", t_commit_overrun);
 	run("rb_consume_span", t_consume_span);
+	run("rb_consume_run", t_consume_run);
 	run("rb_epoch_per_cpu", t_epoch_per_cpu);
 	run("rb_time_extend", t_time_extend);
 	run("rb_clocks", t_clocks);

@@ -43,6 +43,7 @@
 #include <trace/retrace/ipset.h>
 #endif
 #include <trace/retrace/ring_buffer.h>
+#include <trace/retrace/rb_record.h>
 
 #ifndef RETRACE_HOST
 /* The host tests supply their own, which they can steer. */
@@ -127,23 +128,7 @@ struct rb_page {
 	(RB_POS_PAGE(a) > RB_POS_PAGE(b) || \
 	 (RB_POS_PAGE(a) == RB_POS_PAGE(b) && RB_POS_OFF(a) >= RB_POS_OFF(b)))
 
-/*
- * Record header, one u32: bits 0-4 say what follows, bits 5-31 carry the
- * time since the page's base_ts:
- *   1..28	a record with kind * 4 payload bytes
- *   LONG	a record whose payload length is in the next u32
- *   ABS	an absolute timestamp (two u32, low then high) for the
- *		record that immediately follows it; used when the delta
- *		does not fit or the page base is not yet known
- * Zero is never written, so zeroed memory never decodes as a record.
- */
-#define RB_KIND_BITS		5
-#define RB_KIND_MASK		((1U << RB_KIND_BITS) - 1)
-#define RB_KIND_MAX_SHORT	28
-#define RB_KIND_LONG		29
-#define RB_KIND_ABS		30
-#define RB_DELTA_MAX		((1ULL << (32 - RB_KIND_BITS)) - 1)
-#define RB_ABS_LEN		12
+/* The record encoding is in <trace/retrace/rb_record.h>. */
 
 /*
  * Per-CPU state.  The first group is the writer's and is touched only
@@ -316,7 +301,7 @@ struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite)
 
 	BUILD_BUG_ON(RB_DATA_SIZE >= (1UL << RB_OFF_BITS));
 	BUILD_BUG_ON(RB_DATA_SIZE / 8 >= (1UL << RB_N_BITS));
-	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 8 + RB_ABS_LEN > RB_DATA_SIZE);
+	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 8 + RT_RB_ABS_LEN > RB_DATA_SIZE);
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -921,10 +906,10 @@ static void notrace rb_end_write(struct rb_cpu *c)
 
 static inline u32 *rb_write_header(u32 *p, unsigned int payload, u32 delta)
 {
-	if (payload <= RB_KIND_MAX_SHORT * 4) {
-		*p++ = (delta << RB_KIND_BITS) | (payload / 4);
+	if (payload <= RT_RB_KIND_MAX_SHORT * 4) {
+		*p++ = (delta << RT_RB_KIND_BITS) | (payload / 4);
 	} else {
-		*p++ = (delta << RB_KIND_BITS) | RB_KIND_LONG;
+		*p++ = (delta << RT_RB_KIND_BITS) | RT_RB_KIND_LONG;
 		*p++ = payload;
 	}
 	return p;
@@ -959,7 +944,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 	payload = ALIGN(len ? len : 4, 4);
 	if (unlikely(payload > RT_RB_MAX_PAYLOAD))
 		return NULL;
-	rec_len = payload + (payload <= RB_KIND_MAX_SHORT * 4 ? 4 : 8);
+	rec_len = payload + (payload <= RT_RB_KIND_MAX_SHORT * 4 ? 4 : 8);
 
 	preempt_disable_notrace();
 	slot = &buf->cpus[raw_smp_processor_id()];
@@ -1006,11 +991,11 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			 */
 			data = READ_ONCE(c->base_data);
 			delta = ts - READ_ONCE(c->base_ts);
-			abs = delta > RB_DELTA_MAX;
+			abs = delta > RT_RB_DELTA_MAX;
 			if (abs)
 				delta = 0;
 		}
-		change = off + rec_len + (abs ? RB_ABS_LEN : 0) > RB_DATA_SIZE;
+		change = off + rec_len + (abs ? RT_RB_ABS_LEN : 0) > RB_DATA_SIZE;
 		if (change) {
 			/* The record opens page + 1 and becomes its base. */
 			if (unlikely(!rb_prepare_page(buf, c, page + 1)))
@@ -1020,7 +1005,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			nw = RB_POS(page + 1, 1, rec_len);
 		} else {
 			nw = RB_POS(page, RB_POS_N(w) + 1,
-				    off + rec_len + (abs ? RB_ABS_LEN : 0));
+				    off + rec_len + (abs ? RT_RB_ABS_LEN : 0));
 		}
 		seen = local_cmpxchg(&c->wpos, w, nw);
 		if (likely(seen == w))
@@ -1044,7 +1029,7 @@ void *notrace rt_buffer_reserve(struct rt_buffer *buf, unsigned int len)
 			p = (u32 *)(rb_slot(c, page)->data + RB_POS_OFF(w));
 		}
 		if (abs) {
-			p[0] = RB_KIND_ABS;
+			p[0] = RT_RB_KIND_ABS;
 			p[1] = (u32)ts;
 			p[2] = (u32)(ts >> 32);
 			p += 3;
@@ -1128,20 +1113,20 @@ static int rb_locate(struct rb_cpu *c, unsigned long pos, unsigned long cp,
 		return -EIO;
 	hdr = READ_ONCE(*(u32 *)(pg->data + at));
 	at += 4;
-	if ((hdr & RB_KIND_MASK) == RB_KIND_ABS) {
+	if ((hdr & RT_RB_KIND_MASK) == RT_RB_KIND_ABS) {
 		if (end - at < 12)
 			return -EIO;
 		*ts = READ_ONCE(*(u32 *)(pg->data + at)) |
 		      (u64)READ_ONCE(*(u32 *)(pg->data + at + 4)) << 32;
-		hdr = READ_ONCE(*(u32 *)(pg->data + at + 8)) & RB_KIND_MASK;
+		hdr = READ_ONCE(*(u32 *)(pg->data + at + 8)) & RT_RB_KIND_MASK;
 		at += 12;
 	} else {
-		*ts = READ_ONCE(pg->base_ts) + (hdr >> RB_KIND_BITS);
+		*ts = READ_ONCE(pg->base_ts) + (hdr >> RT_RB_KIND_BITS);
 	}
-	kind = hdr & RB_KIND_MASK;
-	if (kind >= 1 && kind <= RB_KIND_MAX_SHORT) {
+	kind = hdr & RT_RB_KIND_MASK;
+	if (kind >= 1 && kind <= RT_RB_KIND_MAX_SHORT) {
 		plen = kind * 4;
-	} else if (kind == RB_KIND_LONG) {
+	} else if (kind == RT_RB_KIND_LONG) {
 		if (end - at < 4)
 			return -EIO;
 		plen = READ_ONCE(*(u32 *)(pg->data + at));
@@ -1334,9 +1319,44 @@ void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
 EXPORT_SYMBOL_GPL(rt_buffer_lost_info);
 
 /*
+ * Offer ops->take_run() the records from *@pos to the end of what is
+ * committed in that page (@cp the commit cursor read before), at most
+ * @max of them.  Bounds as rb_locate(); the copies are validated by the
+ * caller.
+ * Return: records taken, *@pos moved past them; 0 to let take() have
+ * the next one; -EIO if take_run() reported more than it was offered.
+ */
+static int rb_take_run(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
+		       void *arg, unsigned long *pos, unsigned long cp,
+		       unsigned int max)
+{
+	unsigned long page = RB_POS_PAGE(*pos), off = RB_POS_OFF(*pos);
+	struct rb_page *pg = rb_slot(c, page);
+	unsigned long end;
+	struct rt_rb_run run;
+	unsigned int k, bytes = 0;
+
+	end = page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
+	if (end > RB_DATA_SIZE || off >= end)
+		return 0;
+	run.data = pg->data + off;
+	run.len = end - off;
+	run.max = max;
+	run.base_ts = READ_ONCE(pg->base_ts);
+	k = ops->take_run(arg, &run, &bytes);
+	if (!k)
+		return 0;
+	if (WARN_ON_ONCE(k > max || bytes > run.len || bytes < 4 * k))
+		return -EIO;
+	*pos = RB_POS(page, RB_POS_N(*pos) + k, off + bytes);
+	return k;
+}
+
+/*
  * Take records of @c from read_pos to the end of its page, at most
- * @limit, each handed to ops->take() where it lies; then claim them all
- * with one cmpxchg.  Under c->reader_lock.
+ * @limit, handed to ops->take_run() a run at a time if it has one, or
+ * else (and for what it leaves) one by one to ops->take(), where they
+ * lie; then claim them all with one cmpxchg.  Under c->reader_lock.
  * Return: records claimed (ops->keep() was called), 0 if there were
  * none to take (*@stop set if take() said stop or the ring is empty;
  * otherwise try again), or -EAGAIN if copies could not be validated or
@@ -1361,6 +1381,18 @@ static int rb_consume_span(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
 		return 0;
 	}
 	while (n < limit && !RB_POS_SAME(pos, cp)) {
+		if (ops->take_run) {
+			r = rb_take_run(c, ops, arg, &pos, cp, limit - n);
+			if (r < 0) {
+				/* A bug in take_run(): nothing more this time. */
+				ops->undo(arg);
+				*stop = true;
+				return 0;
+			}
+			n += r;
+			if (r && (n == limit || RB_POS_SAME(pos, cp)))
+				break;
+		}
 		r = rb_locate(c, pos, cp, &ts, &data, &len);
 		if (r <= 0)
 			break;
@@ -1418,8 +1450,11 @@ retry:
  *	records take() saw are then claimed a page at a time, and keep()
  *	is called; or they were overwritten or taken by another consumer
  *	meanwhile, and undo() must forget every copy since the last
- *	keep() (they are offered again, or lost).  Must not sleep or
- *	touch @buf.
+ *	keep() (they are offered again, or lost).  take_run(), if set,
+ *	is offered the records of a page as a run first (struct
+ *	rt_rb_run): it copies a prefix of whole records and returns how
+ *	many, their bytes in *bytes, or 0 to leave the next record to
+ *	take().  The callbacks must not sleep or touch @buf.
  * @arg: for @ops
  * @info: if not NULL, filled as rt_buffer_lost_info() does, under the
  *	same locks as the records were taken

@@ -12,6 +12,9 @@
 #   kprobe       a kprobe event at the entry of $PROFILE_FN (getppid)
 #   kprobe+N     the same at $PROFILE_FN+N
 #   marker       writes of 15 bytes to trace_marker
+#   raw          the function tracer on every function, splice() of
+#                per_cpu/cpu0/trace_pipe_raw (the reader's own records
+#                keep the ring full)
 
 T=/sys/kernel/debug/tracing
 FN=${PROFILE_FN:-__x64_sys_getppid}
@@ -29,9 +32,13 @@ kprobe|kprobe+*)
 	echo 1 > events/kprobes/profk/enable || exit 1
 	;;
 marker) work=marker ;;
+raw) echo function > current_tracer; work=raw ;;
 *) echo "PROFILE-BAD-SETUP $1"; exit 1 ;;
 esac
 echo "PROFILE-READY $1 $work"
+if [ $work = raw ]; then
+	exec rtbench splice 2000000000 per_cpu/cpu0/trace_pipe_raw
+fi
 if [ $work = marker ]; then
 	exec rtbench marker 2000000000 trace_marker
 fi

@@ -10,9 +10,14 @@
  *                            stack, so each call is one kmalloc() and
  *                            one kfree() of the rest
  *   rtbench marker N FILE    N 16-byte writes to FILE (trace_marker)
+ *   rtbench splice N FILE    N splice() calls of up to a page from FILE
+ *                            (a trace_pipe_raw, non-blocking) into a
+ *                            pipe, each page passed on to /dev/null as
+ *                            trace-cmd's recorder passes it to its file
  *
  * Prints the mean cost in nanoseconds per operation.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -73,6 +78,24 @@ int main(int argc, char **argv)
 				return 1;
 		t1 = now_ns();
 		close(fd);
+	} else if (!strcmp(argv[1], "splice") && argc > 3) {
+		int p[2], null;
+		ssize_t r;
+
+		fd = open(argv[3], O_RDONLY | O_NONBLOCK);
+		null = open("/dev/null", O_WRONLY);
+		if (fd < 0 || null < 0 || pipe(p)) {
+			perror(argv[3]);
+			return 1;
+		}
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			r = splice(fd, NULL, p[1], NULL, 4096,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			if (r > 0)
+				splice(p[0], NULL, null, NULL, r, SPLICE_F_MOVE);
+		}
+		t1 = now_ns();
 	} else {
 		return 2;
 	}
