@@ -534,6 +534,7 @@ CHECKPATCH_REASONS = {
     'EXPORT_SYMBOL': 'a static key\'s export right after its DEFINE_STATIC_KEY_FALSE(), which the checker does not take for a definition',
     'STATIC_CONST_CHAR_ARRAY': 'a fuzz target (user space)',
     'PRINTF_L': 'a test of the marker format checker, which must accept %Lu',
+    'CONSTANT_COMPARISON': 'a BUILD_BUG_ON() that two record encodings agree; both sides are constants',
     'COMMIT_LOG_LONG_LINE': 'none: wrap the manifest body',
 }
 
