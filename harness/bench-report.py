@@ -60,6 +60,10 @@ ROWS = [
     ("reader_raw_lost_per_s", "rec/s", False, False),
     ("reader_text_recs_per_s", "rec/s", False, True),
     ("reader_text_lost_per_s", "rec/s", False, False),
+    ("reader_raw_work_recs", "records", False, True),
+    ("reader_raw_work_lost", "records", False, False),
+    ("reader_text_work_recs", "records", False, True),
+    ("reader_text_work_lost", "records", False, False),
     ("rb_ns_per_entry", "ns/entry", False, False),
     ("boot_to_user_ms", "ms", False, False),
 ]
@@ -206,7 +210,8 @@ def goals(icount, vals):
          lambda x: x >= 1.30)
     goal("reader_raw_recs_per_s: ratio >= 1.00", r["reader_raw_recs_per_s"]["ratio"],
          lambda x: x >= 1.00)
-    for name in ("reader_raw_lost_per_s", "reader_text_lost_per_s"):
+    for name in ("reader_raw_lost_per_s", "reader_text_lost_per_s",
+                 "reader_raw_work_lost", "reader_text_work_lost"):
         row = r[name]
         best = best_upstream({"ref": row["ref"], "refnolat": row["refnolat"]}, False)[0]
         x = row["retrace"]

@@ -78,7 +78,7 @@ if [ "${CHECK_HOST:-1}" != 0 ]; then
 	host_script judge-selftest judge-selftest.log "$TOP/harness/check-parse-test.sh"
 	host_script layering layering.log "$TOP/harness/layering.sh" "$TOP"
 	fz=$RES/fuzz.log
-	step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s), kprobe_events (20s), marker format (10s) and kmemtrace record (10s) parsers, the trace_pipe_raw page packer (10s) and event trigger lines (5s) (libFuzzer + ASan/UBSan)"
+	step "fuzzing the ring buffer (${FUZZ_SECONDS:-20}s), write carry (5s), glob matcher (10s), filter (20s), kprobe_events (20s), marker format (10s) and kmemtrace record (10s) parsers, the trace_pipe_raw page packer (10s), event trigger lines (5s) and the text context columns (5s) (libFuzzer + ASan/UBSan)"
 	if make -s -C "$TOP/kernel/trace/retrace/host" O="$BUILD/host" fuzz \
 		FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$fz" 2>&1; then
 		echo "[PASS] host/fuzz ($(grep -o 'Done [0-9]* runs' "$fz" | paste -sd, -))"

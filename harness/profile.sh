@@ -3,7 +3,7 @@
 # go, instruction by instruction.  Boots the built kernel (FLAVOUR as
 # lib.sh: REF=1 for upstream's tracing) under single-threaded TCG with
 # QEMU's gdb stub, lets guest-profile.sh set up SETUP (off, function,
-# graph, kprobe, kprobe+N, marker, raw) and loop on its syscall, then
+# graph, kprobe, kprobe+N, marker, raw, text) and loop on its syscall, then
 # single-steps CALLS (3) whole calls from the syscall entry back to user
 # mode.  QEMU steps with interrupts and timers masked, so a call's count
 # is the call alone; it matches what -icount charges it.  Prints the
@@ -16,7 +16,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 
-SETUP=${1:?usage: profile.sh off|function|graph|kprobe|kprobe+N|marker|raw [CALLS]}
+SETUP=${1:?usage: profile.sh off|function|graph|kprobe|kprobe+N|marker|raw|text [CALLS]}
 CALLS=${2:-3}
 OUT=$(outdir)
 OBJ=$(objdir)
@@ -26,6 +26,7 @@ command -v gdb >/dev/null || die "profile.sh needs gdb (apt-get install gdb)"
 case $SETUP in
 marker) NR=1 ;;		# write(2)
 raw) NR=275 ;;		# splice(2), into the pipe and out of it in turn
+text) NR=0 ;;		# read(2)
 *) NR=110 ;;		# getppid(2)
 esac
 PD=$BUILD/profile

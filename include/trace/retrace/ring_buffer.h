@@ -67,6 +67,7 @@ struct rt_rb_record {
 	unsigned int	cpu;
 	unsigned long	pos;	/* internal: where it was found */
 	unsigned int	size;	/* internal: bytes it takes in the page */
+	unsigned long	epoch;	/* internal: the ring's life it was found in */
 	u32		data[RT_RB_MAX_PAYLOAD / 4];
 };
 
@@ -120,6 +121,11 @@ int rt_buffer_write(struct rt_buffer *buf, const void *data, unsigned int len);
 
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec);
+int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
+			   struct rt_rb_record *rec, struct rt_rb_record *next,
+			   bool *have_next);
+bool rt_buffer_peek_current(struct rt_buffer *buf,
+			    const struct rt_rb_record *rec);
 /* What rt_buffer_lost_info() or rt_buffer_consume_span() saw, under its locks. */
 struct rt_rb_batch_info {
 	u64		lost;		/* overrun + dropped of the CPU's ring */

@@ -8,6 +8,7 @@
 #include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/utsname.h>
+#include "context_fmt.h"
 #include "internal.h"
 
 /**
@@ -112,7 +113,8 @@ static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
 			     const struct rt_entry *e, u64 first_ts,
 			     u64 next_ts)
 {
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN], line[RT_CONTEXT_FMT_MAX];
+	unsigned int n;
 	u32 nsecs;
 	u64 secs;
 
@@ -128,8 +130,14 @@ static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
 		return;
 	}
 	secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
-	seq_buf_printf(s, "%16s-%-5d [%03u] %5llu.%06u: ", comm, e->pid,
-		       rec->cpu, secs, (u32)(nsecs / NSEC_PER_USEC));
+	/* By hand: vsnprintf() was the largest cost of a trace_pipe line. */
+	n = rt_context_fmt(line, comm, strnlen(comm, sizeof(comm)), e->pid,
+			   rec->cpu, secs, nsecs / NSEC_PER_USEC);
+	if (n)
+		seq_buf_putmem(s, line, n);
+	else
+		seq_buf_printf(s, RT_CONTEXT_FMT, comm, e->pid, rec->cpu,
+			       secs, (u32)(nsecs / NSEC_PER_USEC));
 }
 
 /* rt_print_record_ctx() with the RCU read lock held. */

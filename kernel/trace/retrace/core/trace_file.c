@@ -377,6 +377,7 @@ out:
 static bool rt_reader_next(struct rt_reader *r)
 {
 	struct rt_rb_record *rec;
+	bool have_next = false;
 	u64 next_ts = 0;
 	int cpu, other;
 
@@ -389,14 +390,26 @@ static bool rt_reader_next(struct rt_reader *r)
 		r->held_cpu = -1;
 		r->have[cpu] = false;
 	} else if (r->consume) {
-		/* Take it for real; a writer may have overwritten the peek. */
-		if (rt_buffer_consume(r->tr->buffer, cpu, rec)) {
+		/*
+		 * Take it for real (a writer may have overwritten the peek),
+		 * and peek at the CPU's next record into the spare slot, all
+		 * under one taking of the ring's locks.
+		 */
+		if (rt_buffer_consume_peek(r->tr->buffer, cpu, rec, r->spare,
+					   &have_next)) {
 			r->have[cpu] = false;
 			return true;
 		}
-		/* Peeks go stale as writers move on: never reuse them. */
+		/*
+		 * The other CPUs' peeks go stale as writers overwrite and
+		 * other readers consume: keep only those still at the head
+		 * (a lockless check, not a peek with the locks per CPU).
+		 */
 		for_each_possible_cpu(other)
-			if (other != r->held_cpu)
+			if (other != r->held_cpu && other != cpu &&
+			    r->have[other] &&
+			    !rt_buffer_peek_current(r->tr->buffer,
+						    r->recs[other]))
 				r->have[other] = false;
 	} else {
 		rt_buffer_iter_advance(&r->iters[cpu], rec);
@@ -405,10 +418,12 @@ static bool rt_reader_next(struct rt_reader *r)
 	/*
 	 * Format from the spare slot, so that recs[cpu] can hold a peek at
 	 * what follows: the next record's time for the latency marks, or
-	 * a printer's look-ahead (rt_print_peek()).
+	 * a printer's look-ahead (rt_print_peek()).  A consumer's spare
+	 * slot already holds that peek.
 	 */
 	r->recs[cpu] = r->spare;
 	r->spare = rec;
+	r->have[cpu] = have_next;
 	if (!r->consume && rt_opt(r->tr, RT_OPT_LATENCY_FMT)) {
 		other = rt_reader_pick(r);
 		if (other >= 0)

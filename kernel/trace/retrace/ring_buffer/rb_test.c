@@ -813,6 +813,54 @@ static void t_consume_span(void)
 }
 
 /*
+ * rt_buffer_consume_peek() takes and peeks at the next in one go;
+ * rt_buffer_peek_current() says whether a peek is still the head:
+ * not after a consumer took it, an overwriting writer passed it or
+ * a reset started a new life of the ring.
+ */
+static void t_consume_peek(void)
+{
+	struct rt_buffer *b = rt_buffer_alloc(4 * 4096, true);
+	static struct rt_rb_record next, peek;
+	bool have = true;
+	u32 seq;
+
+	CHECK(b, "alloc");
+	for (seq = 0; seq < 3; seq++)
+		put(b, seq, 8);
+	CHECK(rt_buffer_peek(b, 0, &peek) == 0 && peek.data[0] == 0, "peek");
+	CHECK(rt_buffer_peek_current(b, &peek), "a fresh peek is current");
+	for (seq = 0; seq < 3; seq++) {
+		CHECK(rt_buffer_consume_peek(b, 0, &rec, &next, &have) == 0 &&
+		      rec.data[0] == seq, "take %u", seq);
+		CHECK(have == (seq < 2) && (!have || next.data[0] == seq + 1),
+		      "next after %u", seq);
+		CHECK(!have || rt_buffer_peek_current(b, &next),
+		      "the next peek is current");
+		CHECK(!rt_buffer_peek_current(b, &peek), "taken: not current");
+		peek = next;
+	}
+	CHECK(rt_buffer_consume_peek(b, 0, &rec, &next, &have) == -ENODATA &&
+	      !have, "empty");
+	/* Overwritten: the writer moved read_pos past it. */
+	put(b, 100, 8);
+	CHECK(rt_buffer_peek(b, 0, &peek) == 0 && rt_buffer_peek_current(b, &peek),
+	      "peek 100");
+	for (seq = 101; seq < 3000; seq++)
+		put(b, seq, 40);
+	CHECK(!rt_buffer_peek_current(b, &peek), "overwritten: not current");
+	/* A reset: a new life, whatever read_pos says. */
+	rt_buffer_reset(b);
+	put(b, 1, 8);
+	CHECK(rt_buffer_peek(b, 0, &peek) == 0, "peek after reset");
+	rt_buffer_reset(b);
+	put(b, 1, 8);
+	CHECK(!rt_buffer_peek_current(b, &peek), "reset: not current");
+	CHECK(invariant(b, 0), "invariant");
+	rt_buffer_free(b);
+}
+
+/*
  * take_run(): the same records, with the same times, as one by one,
  * through absolute times (time jumps past 27 bits), steps back and
  * long records; a claim per ring page, not per record.
@@ -1176,6 +1224,7 @@ int main(void)
 	run("rb_commit_overrun", t_commit_overrun);
 	run("rb_consume_span", t_consume_span);
 	run("rb_consume_run", t_consume_run);
+	run("rb_consume_peek", t_consume_peek);
 	run("rb_epoch_per_cpu", t_epoch_per_cpu);
 	run("rb_time_extend", t_time_extend);
 	run("rb_clocks", t_clocks);

@@ -166,6 +166,8 @@ struct rb_cpu {
 	atomic_long_t	read_pos ____cacheline_aligned_in_smp;
 	atomic_long_t	read;
 	struct mutex	reader_lock;	/* one consumer of this CPU at a time */
+	/* Freed after a grace period: rt_buffer_peek_current() reads it bare. */
+	struct rcu_head	rcu;
 };
 
 /**
@@ -353,7 +355,7 @@ void rt_buffer_free(struct rt_buffer *buf)
 				continue;
 			rb_free_pages(c->pages, c->nr_pages);
 			mutex_destroy(&c->reader_lock);
-			kfree(c);
+			kfree_rcu(c, rcu);
 		}
 		kfree(buf->cpus);
 	}
@@ -1202,6 +1204,38 @@ static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
 	}
 }
 
+/*
+ * Take the reader locks of @cpu's ring: the buffer's readers shared,
+ * then the ring's reader_lock.  After the first: rt_buffer_swap_cpu()
+ * may move the ring.  rb_batch_end() drops them.
+ */
+static struct rb_cpu *rb_reader_lock(struct rt_buffer *buf, int cpu)
+{
+	struct rb_cpu *c;
+
+	down_read(&buf->readers);
+	c = buf->cpus[cpu];
+	mutex_lock(&c->reader_lock);
+	return c;
+}
+
+/*
+ * Drop rb_reader_lock()'s locks; first, at the end of a span or a loss
+ * query, fill @info (if not NULL) under them.
+ */
+static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
+			 struct rt_rb_batch_info *info)
+{
+	if (info) {
+		info->lost = local_read(&c->overwritten) +
+			     local_read(&c->dropped);
+		info->epoch = c->epoch;
+		info->lost_base = c->lost_base;
+	}
+	mutex_unlock(&c->reader_lock);
+	up_read(&buf->readers);
+}
+
 /**
  * rt_buffer_peek - copy the oldest unconsumed record of one CPU
  * @buf: the buffer
@@ -1212,20 +1246,53 @@ static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
  */
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c;
+	struct rb_cpu *c = rb_reader_lock(buf, cpu);
 	int ret;
 
-	/* After the lock: rt_buffer_swap_cpu() may move the ring. */
-	down_read(&buf->readers);
-	c = buf->cpus[cpu];
-	mutex_lock(&c->reader_lock);
 	ret = rb_peek(c, rec);
-	mutex_unlock(&c->reader_lock);
-	up_read(&buf->readers);
+	rec->epoch = c->epoch;
+	rb_batch_end(buf, c, NULL);
 	rec->cpu = cpu;
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_peek);
+
+/**
+ * rt_buffer_peek_current - whether a peeked record is still the oldest
+ * @buf: the buffer
+ * @rec: a copy rt_buffer_peek() or rt_buffer_consume_peek() made
+ *
+ * Lockless, for a merging reader that holds a peek of every CPU and
+ * would otherwise take the reader locks again for each: true when no
+ * consumer or overwriting writer has moved @rec's CPU's read position
+ * since the copy and the ring has had no new life (reset, resize,
+ * swap; rb_cpu.epoch).  read_pos only grows within a life, so an equal
+ * one names the same record.  A hint: it may be out of date by the
+ * time it returns, and a consumer must still check what it takes.
+ *
+ * Return: true if @rec is still the oldest unconsumed record of its CPU.
+ */
+bool rt_buffer_peek_current(struct rt_buffer *buf,
+			    const struct rt_rb_record *rec)
+{
+	struct rb_cpu *c;
+	bool same;
+
+	/*
+	 * Without the readers lock a swap may move the ring to another
+	 * buffer, which may then be freed: rb_cpu is freed after an RCU
+	 * grace period, and this task-context reader is an RCU reader
+	 * while preemption is off (not traced: the function tracer would
+	 * record what this saves).
+	 */
+	preempt_disable_notrace();
+	c = READ_ONCE(buf->cpus[rec->cpu]);
+	same = READ_ONCE(c->epoch) == rec->epoch &&
+	       (unsigned long)atomic_long_read(&c->read_pos) == rec->pos;
+	preempt_enable_notrace();
+	return same;
+}
+EXPORT_SYMBOL_GPL(rt_buffer_peek_current);
 
 /*
  * Copy out and claim the oldest record of @c; under its reader_lock.
@@ -1262,37 +1329,47 @@ static int rb_consume(struct rb_cpu *c, struct rt_rb_record *rec)
  */
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c;
+	struct rb_cpu *c = rb_reader_lock(buf, cpu);
 	int ret;
 
-	/* After the lock: rt_buffer_swap_cpu() may move the ring. */
-	down_read(&buf->readers);
-	c = buf->cpus[cpu];
-	mutex_lock(&c->reader_lock);
 	ret = rb_consume(c, rec);
-	mutex_unlock(&c->reader_lock);
-	up_read(&buf->readers);
+	rb_batch_end(buf, c, NULL);
 	rec->cpu = cpu;
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_consume);
 
-/*
- * End of a span or a loss query: fill @info (if not NULL) under the
- * reader locks, then drop them.
+/**
+ * rt_buffer_consume_peek - take the oldest record and peek at the next
+ * @buf: the buffer
+ * @cpu: which CPU's ring
+ * @rec: where to copy the record taken
+ * @next: where to copy the record after it, as rt_buffer_peek() would
+ * @have_next: set to whether there was one
+ *
+ * rt_buffer_consume() then rt_buffer_peek(), under one taking of the
+ * reader locks: a text reader takes a record and needs the CPU's next
+ * one to merge the CPUs, and the function tracer records every lock
+ * call it makes.
+ *
+ * Return: 0, or -ENODATA when the ring is empty (*@have_next false).
  */
-static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
-			 struct rt_rb_batch_info *info)
+int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
+			   struct rt_rb_record *rec, struct rt_rb_record *next,
+			   bool *have_next)
 {
-	if (info) {
-		info->lost = local_read(&c->overwritten) +
-			     local_read(&c->dropped);
-		info->epoch = c->epoch;
-		info->lost_base = c->lost_base;
-	}
-	mutex_unlock(&c->reader_lock);
-	up_read(&buf->readers);
+	struct rb_cpu *c = rb_reader_lock(buf, cpu);
+	int ret;
+
+	ret = rb_consume(c, rec);
+	*have_next = !ret && !rb_peek(c, next);
+	next->epoch = c->epoch;
+	rb_batch_end(buf, c, NULL);
+	rec->cpu = cpu;
+	next->cpu = cpu;
+	return ret;
 }
+EXPORT_SYMBOL_GPL(rt_buffer_consume_peek);
 
 /**
  * rt_buffer_lost_info - one CPU's loss counts and epoch, under the reader locks
@@ -1309,12 +1386,7 @@ static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
 void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
 			 struct rt_rb_batch_info *info)
 {
-	struct rb_cpu *c;
-
-	down_read(&buf->readers);
-	c = buf->cpus[cpu];
-	mutex_lock(&c->reader_lock);
-	rb_batch_end(buf, c, info);
+	rb_batch_end(buf, rb_reader_lock(buf, cpu), info);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_lost_info);
 
@@ -1480,9 +1552,7 @@ unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
 	struct rb_cpu *c;
 	int r;
 
-	down_read(&buf->readers);
-	c = buf->cpus[cpu];
-	mutex_lock(&c->reader_lock);
+	c = rb_reader_lock(buf, cpu);
 	while (!stop) {
 		r = rb_consume_span(c, ops, arg, limit, &stop);
 		if (r == -EAGAIN) {

@@ -206,34 +206,57 @@ rd_stats() {	# rd_stats: "read overrun" summed over the CPUs
 	cat per_cpu/cpu*/stats | awk '/^read events:/ { r += $3 }
 		/^overrun:/ { o += $2 } END { print r, o }'
 }
-if has_tracer function && command -v trace-cmd > /dev/null; then
-	rtbench getppid 2000000000 > /dev/null & l1=$!
-	rtbench getppid 2000000000 > /dev/null & l2=$!
-	( cd /tmp && trace-cmd record -p function -o /tmp/rd.dat -- sleep $RD_SECS \
+tc_stats() {	# tc_stats FILE: "records overrun" trace-cmd saved in FILE
+	trace-cmd report -i "$1" --stat 2> /dev/null |
+		awk '/^read events:/ { r += $3 } /^entries:/ { e += $2 }
+		     /^overrun:/ { o += $2 } END { print r + e, o }'
+}
+rd_raw() {	# rd_raw CMD...: "records lost" of trace-cmd record while CMD runs
+	( cd /tmp && trace-cmd record -p function -o /tmp/rd.dat -- "$@" \
 		> /tmp/rd.out 2>&1 ) || echo "INFO reader: trace-cmd record failed: $(tail -n 3 /tmp/rd.out)" >&2
 	# The stats trace-cmd saved when it stopped: read + left (flushed).
-	set -- $(trace-cmd report -i /tmp/rd.dat --stat 2> /dev/null |
-		awk '/^read events:/ { r += $3 } /^entries:/ { e += $2 }
-		     /^overrun:/ { o += $2 } END { print r + e, o }')
-	bench reader_raw_recs_per_s "$(( ${1:-0} / RD_SECS ))"
-	bench reader_raw_lost_per_s "$(( ${2:-0} / RD_SECS ))"
+	tc_stats /tmp/rd.dat
 	rm -f /tmp/rd.dat
+}
+rd_text() {	# rd_text CMD...: "read lost" of cat trace_pipe while CMD runs
 	echo function > current_tracer
 	echo > trace
 	cat trace_pipe > /dev/null & c=$!
-	sleep $RD_SECS
+	"$@"
 	echo 0 > tracing_on
 	kill $c
-	set -- $(rd_stats)
-	bench reader_text_recs_per_s "$(( $1 / RD_SECS ))"
-	bench reader_text_lost_per_s "$(( $2 / RD_SECS ))"
+	rd_stats
 	echo nop > current_tracer
 	echo 1 > tracing_on
 	echo > trace
+}
+if has_tracer function && command -v trace-cmd > /dev/null; then
+	rtbench getppid 2000000000 > /dev/null & l1=$!
+	rtbench getppid 2000000000 > /dev/null & l2=$!
+	set -- $(rd_raw sleep $RD_SECS)
+	bench reader_raw_recs_per_s "$(( ${1:-0} / RD_SECS ))"
+	bench reader_raw_lost_per_s "$(( ${2:-0} / RD_SECS ))"
+	set -- $(rd_text sleep $RD_SECS)
+	bench reader_text_recs_per_s "$(( $1 / RD_SECS ))"
+	bench reader_text_lost_per_s "$(( $2 / RD_SECS ))"
 	kill $l1 $l2
 	wait $l1 $l2 2> /dev/null
+
+	# The same as a fixed amount of work: RD_WORK getppid calls in
+	# each loop, read until both end.  Records drained and lost for
+	# the same workload: a faster tracer writes these records in less
+	# time, where per second (above) it writes more of them.
+	RD_WORK=${RD_WORK:-$((N * 5 / 2))}
+	work="rtbench getppid $RD_WORK > /dev/null & rtbench getppid $RD_WORK > /dev/null; wait"
+	set -- $(rd_raw sh -c "$work")
+	bench reader_raw_work_recs "${1:-0}"
+	bench reader_raw_work_lost "${2:-0}"
+	set -- $(rd_text sh -c "$work")
+	bench reader_text_work_recs "$1"
+	bench reader_text_work_lost "$2"
 else
 	for r in raw_recs raw_lost text_recs text_lost; do bench reader_${r}_per_s n/a; done
+	for r in raw_work_recs raw_work_lost text_work_recs text_work_lost; do bench reader_$r n/a; done
 fi
 
 if [ "${BENCH_ONLY:-}" = reader ]; then

@@ -15,6 +15,7 @@
 #   raw          the function tracer on every function, splice() of
 #                per_cpu/cpu0/trace_pipe_raw (the reader's own records
 #                keep the ring full)
+#   text         the same, read() of trace_pipe
 
 T=/sys/kernel/debug/tracing
 FN=${PROFILE_FN:-__x64_sys_getppid}
@@ -33,11 +34,15 @@ kprobe|kprobe+*)
 	;;
 marker) work=marker ;;
 raw) echo function > current_tracer; work=raw ;;
+text) echo function > current_tracer; work=text ;;
 *) echo "PROFILE-BAD-SETUP $1"; exit 1 ;;
 esac
 echo "PROFILE-READY $1 $work"
 if [ $work = raw ]; then
 	exec rtbench splice 2000000000 per_cpu/cpu0/trace_pipe_raw
+fi
+if [ $work = text ]; then
+	exec rtbench read 2000000000 trace_pipe
 fi
 if [ $work = marker ]; then
 	exec rtbench marker 2000000000 trace_marker

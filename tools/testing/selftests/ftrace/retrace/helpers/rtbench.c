@@ -14,10 +14,13 @@
  *                            (a trace_pipe_raw, non-blocking) into a
  *                            pipe, each page passed on to /dev/null as
  *                            trace-cmd's recorder passes it to its file
+ *   rtbench read N FILE      N read() calls of up to a page from FILE
+ *                            (trace_pipe, non-blocking)
  *
  * Prints the mean cost in nanoseconds per operation.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -95,6 +98,19 @@ int main(int argc, char **argv)
 			if (r > 0)
 				splice(p[0], NULL, null, NULL, r, SPLICE_F_MOVE);
 		}
+		t1 = now_ns();
+	} else if (!strcmp(argv[1], "read") && argc > 3) {
+		static char buf[4096];
+
+		fd = open(argv[3], O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			perror(argv[3]);
+			return 1;
+		}
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			if (read(fd, buf, sizeof(buf)) < 0 && errno != EAGAIN)
+				return 1;
 		t1 = now_ns();
 	} else {
 		return 2;
