@@ -33,6 +33,12 @@
 #define RT_RB_DELTA_MAX		((1ULL << (32 - RT_RB_KIND_BITS)) - 1)
 #define RT_RB_ABS_LEN		12	/* an ABS header and its timestamp */
 
+/*
+ * Largest payload one record may carry.  A record, its header and a
+ * possible absolute-time prefix must fit in one page's data area.
+ */
+#define RT_RB_MAX_PAYLOAD	4048
+
 /**
  * rt_rb_run_next - decode the record at the start of a run
  * @p: its header, 4-byte aligned
@@ -65,7 +71,7 @@ static inline unsigned int rt_rb_run_next(const void *p, unsigned int left,
 	} else if (kind == RT_RB_KIND_LONG) {
 		len = w[1];
 		at = 8;
-		if (!len || len % 4 || len > left - at)
+		if (!len || len % 4 || len > RT_RB_MAX_PAYLOAD)
 			return 0;
 	} else {
 		return 0;

@@ -54,12 +54,6 @@ enum rt_rb_clock {
 	RT_RB_NR_CLOCKS
 };
 
-/*
- * Largest payload one record may carry.  A record, its header and a
- * possible absolute-time prefix must fit in one page's data area.
- */
-#define RT_RB_MAX_PAYLOAD	4048
-
 /* A record copied out of the buffer by a reader. */
 struct rt_rb_record {
 	u64		ts;	/* clock value when it was reserved */

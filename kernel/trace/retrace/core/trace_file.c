@@ -172,12 +172,24 @@ fail:
 /* Peek at @cpu's next record into recs[cpu] unless one is there. */
 static void rt_reader_peek_cpu(struct rt_reader *r, int cpu)
 {
-	if (r->have[cpu])
-		return;
 	if (r->consume) {
-		r->have[cpu] = !rt_buffer_peek(r->tr->buffer, cpu, r->recs[cpu]);
+		/*
+		 * A kept peek stays while its CPU's read position has not
+		 * moved (a writer overwrote it, or another reader took it):
+		 * a lockless check instead of a peek with the locks, which
+		 * the function tracer would record.  The held record is no
+		 * peek.  An empty ring needs no locks either.
+		 */
+		if (r->have[cpu] && (cpu == r->held_cpu ||
+				     rt_buffer_peek_current(r->tr->buffer,
+							    r->recs[cpu])))
+			return;
+		r->have[cpu] = !rt_buffer_empty_cpu(r->tr->buffer, cpu) &&
+			       !rt_buffer_peek(r->tr->buffer, cpu, r->recs[cpu]);
 		return;
 	}
+	if (r->have[cpu])
+		return;
 	if (r->only_cpu >= 0 && cpu != r->only_cpu && cpu != r->also_cpu)
 		return;
 	while ((r->have[cpu] = !rt_buffer_iter_peek(&r->iters[cpu],
@@ -400,17 +412,6 @@ static bool rt_reader_next(struct rt_reader *r)
 			r->have[cpu] = false;
 			return true;
 		}
-		/*
-		 * The other CPUs' peeks go stale as writers overwrite and
-		 * other readers consume: keep only those still at the head
-		 * (a lockless check, not a peek with the locks per CPU).
-		 */
-		for_each_possible_cpu(other)
-			if (other != r->held_cpu && other != cpu &&
-			    r->have[other] &&
-			    !rt_buffer_peek_current(r->tr->buffer,
-						    r->recs[other]))
-				r->have[other] = false;
 	} else {
 		rt_buffer_iter_advance(&r->iters[cpu], rec);
 		r->have[cpu] = false;

@@ -222,13 +222,20 @@ static atomic_long_t rb_epochs;
 /* Start a new life of @c's ring for loss readers (see rb_cpu.epoch). */
 static void rb_cpu_new_epoch(struct rb_cpu *c)
 {
-	c->epoch = atomic_long_inc_return(&rb_epochs);
+	WRITE_ONCE(c->epoch, atomic_long_inc_return(&rb_epochs));
 	c->lost_base = local_read(&c->overwritten) + local_read(&c->dropped);
 }
 
 static void rb_cpu_init_state(struct rb_cpu *c)
 {
 	unsigned long i;
+
+	/*
+	 * The new life first: rt_buffer_peek_current() reads read_pos then
+	 * epoch, so a read_pos reset below is never seen with the old one.
+	 */
+	rb_cpu_new_epoch(c);
+	smp_wmb();
 
 	/*
 	 * Slot i holds page i.  Page 0 has base_ts 0, so its records carry
@@ -252,7 +259,7 @@ static void rb_cpu_init_state(struct rb_cpu *c)
 	local_set(&c->overwritten, 0);
 	atomic_long_set(&c->read_pos, RB_POS(0, 0, 0));
 	atomic_long_set(&c->read, 0);
-	rb_cpu_new_epoch(c);
+	c->lost_base = 0;
 }
 
 static void rb_free_pages(struct rb_page **pages, unsigned long nr)
@@ -1287,8 +1294,10 @@ bool rt_buffer_peek_current(struct rt_buffer *buf,
 	 */
 	preempt_disable_notrace();
 	c = READ_ONCE(buf->cpus[rec->cpu]);
-	same = READ_ONCE(c->epoch) == rec->epoch &&
-	       (unsigned long)atomic_long_read(&c->read_pos) == rec->pos;
+	same = (unsigned long)atomic_long_read(&c->read_pos) == rec->pos;
+	/* Pairs with the smp_wmb() in rb_cpu_init_state(). */
+	smp_rmb();
+	same = same && READ_ONCE(c->epoch) == rec->epoch;
 	preempt_enable_notrace();
 	return same;
 }
@@ -1418,7 +1427,8 @@ static int rb_take_run(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
 	k = ops->take_run(arg, &run, &bytes);
 	if (!k)
 		return 0;
-	if (WARN_ON_ONCE(k > max || bytes > run.len || bytes < 4 * k))
+	/* A record takes at least 8 bytes: N cannot run into the page id. */
+	if (WARN_ON_ONCE(k > max || bytes > run.len || k > bytes / 8))
 		return -EIO;
 	*pos = RB_POS(page, RB_POS_N(*pos) + k, off + bytes);
 	return k;

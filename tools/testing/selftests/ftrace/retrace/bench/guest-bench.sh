@@ -218,13 +218,29 @@ rd_raw() {	# rd_raw CMD...: "records lost" of trace-cmd record while CMD runs
 	tc_stats /tmp/rd.dat
 	rm -f /tmp/rd.dat
 }
-rd_text() {	# rd_text CMD...: "read lost" of cat trace_pipe while CMD runs
+rd_left() {	# rd_left: records still in the CPUs' rings
+	cat per_cpu/cpu*/stats | awk '/^entries:/ { e += $2 } END { print e + 0 }'
+}
+# rd_text [-d] CMD...: "read lost" of cat trace_pipe while CMD runs;
+# with -d cat then drains what is left (at most 10 s), as trace-cmd
+# flushes at its end, so that read + lost is every record written.
+rd_text() {
+	drain=
+	[ "$1" = -d ] && { drain=1; shift; }
 	echo function > current_tracer
 	echo > trace
 	cat trace_pipe > /dev/null & c=$!
 	"$@"
 	echo 0 > tracing_on
+	i=0
+	while [ -n "$drain" ] && [ "$(rd_left)" != 0 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -z "$drain" ] || [ "$(rd_left)" = 0 ] ||
+		echo "INFO reader: trace_pipe left $(rd_left) records undrained" >&2
 	kill $c
+	wait $c 2> /dev/null
 	rd_stats
 	echo nop > current_tracer
 	echo 1 > tracing_on
@@ -237,13 +253,13 @@ if has_tracer function && command -v trace-cmd > /dev/null; then
 	bench reader_raw_recs_per_s "$(( ${1:-0} / RD_SECS ))"
 	bench reader_raw_lost_per_s "$(( ${2:-0} / RD_SECS ))"
 	set -- $(rd_text sleep $RD_SECS)
-	bench reader_text_recs_per_s "$(( $1 / RD_SECS ))"
-	bench reader_text_lost_per_s "$(( $2 / RD_SECS ))"
+	bench reader_text_recs_per_s "$(( ${1:-0} / RD_SECS ))"
+	bench reader_text_lost_per_s "$(( ${2:-0} / RD_SECS ))"
 	kill $l1 $l2
 	wait $l1 $l2 2> /dev/null
 
 	# The same as a fixed amount of work: RD_WORK getppid calls in
-	# each loop, read until both end.  Records drained and lost for
+	# each loop, read while they run, then what is left drained.  Records drained and lost for
 	# the same workload: a faster tracer writes these records in less
 	# time, where per second (above) it writes more of them.
 	RD_WORK=${RD_WORK:-$((N * 5 / 2))}
@@ -251,9 +267,9 @@ if has_tracer function && command -v trace-cmd > /dev/null; then
 	set -- $(rd_raw sh -c "$work")
 	bench reader_raw_work_recs "${1:-0}"
 	bench reader_raw_work_lost "${2:-0}"
-	set -- $(rd_text sh -c "$work")
-	bench reader_text_work_recs "$1"
-	bench reader_text_work_lost "$2"
+	set -- $(rd_text -d sh -c "$work")
+	bench reader_text_work_recs "${1:-0}"
+	bench reader_text_work_lost "${2:-0}"
 else
 	for r in raw_recs raw_lost text_recs text_lost; do bench reader_${r}_per_s n/a; done
 	for r in raw_work_recs raw_work_lost text_work_recs text_work_lost; do bench reader_$r n/a; done
