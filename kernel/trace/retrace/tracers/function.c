@@ -108,8 +108,13 @@ static __always_inline bool rt_fn_gate_passes(void)
 	return ((g & RT_FN_GATE_IRQS) && irqs_disabled()) ||
 	       ((g & RT_FN_GATE_PREEMPT) && preempt_count());
 }
-/* The instance the tracer was started on; set before rt_fn_on. */
-static struct rt_instance *rt_fn_tr;
+/*
+ * The instance the tracer was started on; set before rt_fn_on.  The top
+ * level until then: a hit that read rt_fn_on before function_graph was
+ * switched off, and rt_graph_on after, reaches rt_fn_hit_top() even if
+ * the function tracer never ran in this boot.
+ */
+static struct rt_instance *rt_fn_tr = &rt_top;
 
 static void rt_fn_hit(unsigned long ip, unsigned long parent_ip,
 		      unsigned long *parent_slot, struct pt_regs *regs,
