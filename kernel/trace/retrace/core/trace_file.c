@@ -242,6 +242,13 @@ const struct rt_rb_record *rt_print_peek(struct rt_print_ctx *ctx)
 	/* Peeked by rt_reader_format(): printers run under RCU, no sleeping. */
 	if (!r)
 		return NULL;
+	/*
+	 * The reader holds one consumed record at a time (held_cpu): while
+	 * one waits its turn, a take that found another record could not
+	 * hold a second, so there is no look-ahead until it is printed.
+	 */
+	if (r->consume && r->held_cpu >= 0)
+		return NULL;
 	return r->have[cpu] ? r->recs[cpu] : NULL;
 }
 EXPORT_SYMBOL_GPL(rt_print_peek);

@@ -1342,6 +1342,7 @@ int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 	int ret;
 
 	ret = rb_consume(c, rec);
+	rec->epoch = c->epoch;
 	rb_batch_end(buf, c, NULL);
 	rec->cpu = cpu;
 	return ret;
@@ -1372,6 +1373,7 @@ int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
 
 	ret = rb_consume(c, rec);
 	*have_next = !ret && !rb_peek(c, next);
+	rec->epoch = c->epoch;
 	next->epoch = c->epoch;
 	rb_batch_end(buf, c, NULL);
 	rec->cpu = cpu;

@@ -239,7 +239,7 @@ rd_text() {
 	done
 	[ -z "$drain" ] || [ "$(rd_left)" = 0 ] ||
 		echo "INFO reader: trace_pipe left $(rd_left) records undrained" >&2
-	kill $c
+	kill $c 2> /dev/null
 	wait $c 2> /dev/null
 	rd_stats
 	echo nop > current_tracer
