@@ -443,6 +443,17 @@ static __always_inline void rt_zero_pad(void *rec, unsigned int len)
 }
 
 /*
+ * The same with one store, before the record's bytes are written: zero
+ * the last 4-byte word of a record of @len bytes, which holds its last
+ * bytes and the padding after them; what the producer writes next
+ * overwrites the rest of it.
+ */
+static __always_inline void rt_zero_last_word(void *rec, unsigned int len)
+{
+	*(u32 *)((char *)rec + ALIGN(len, 4) - 4) = 0;
+}
+
+/*
  * The max-latency snapshot (core/max.c).  A latency tracer measures a
  * section on one CPU and reports it; when it beats tracing_max_latency
  * that CPU's ring is swapped into the max buffer, and "trace" shows

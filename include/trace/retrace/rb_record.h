@@ -22,6 +22,7 @@
 #define _TRACE_RETRACE_RB_RECORD_H
 
 #ifndef RETRACE_HOST
+#include <linux/compiler.h>
 #include <linux/types.h>
 #endif
 
@@ -47,10 +48,12 @@
  * @data: set to its payload
  * @plen: set to its payload bytes
  *
- * The plain decoder of struct rt_rb_run's bytes, for take_run()s that
- * hand records on one by one.  A run may lie in a page a writer is
- * overwriting: every length is checked against @left, and what it
- * yields is only good once the claim succeeds.
+ * The decoder of a record in a ring page, for the ring's own readers
+ * (rb_locate(), after an absolute time if there is one) and for
+ * take_run()s that hand records on one by one.  The page may be one a
+ * writer is overwriting: each word is read once, every length is
+ * checked against @left, and what it yields is only good once the
+ * claim succeeds.
  *
  * Return: the bytes the record takes, or 0 for an absolute time (not
  * part of a run), bytes that do not decode, or a record cut off.
@@ -64,12 +67,12 @@ static inline unsigned int rt_rb_run_next(const void *p, unsigned int left,
 
 	if (left < 8)
 		return 0;
-	hdr = w[0];
+	hdr = READ_ONCE(w[0]);
 	kind = hdr & RT_RB_KIND_MASK;
 	if (kind >= 1 && kind <= RT_RB_KIND_MAX_SHORT) {
 		len = kind * 4;
 	} else if (kind == RT_RB_KIND_LONG) {
-		len = w[1];
+		len = READ_ONCE(w[1]);
 		at = 8;
 		if (!len || len % 4 || len > RT_RB_MAX_PAYLOAD)
 			return 0;

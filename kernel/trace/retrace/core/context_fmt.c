@@ -2,9 +2,12 @@
 /*
  * The context columns every default-format line of trace and trace_pipe
  * starts with, "comm-pid [cpu] secs.usecs: ", written digit by digit.
- * vsnprintf() parses the format again for every line and was the
- * largest cost of a trace_pipe line (about 1,800 of 6,750 guest
- * instructions, harness/profile.sh text); this is a few hundred.
+ * vsnprintf() parses the format again for every line: its functions
+ * ran about 2,000 of a trace_pipe line's 6,750 guest instructions
+ * (harness/profile.sh text, the own instructions of format_decode(),
+ * number(), vsnprintf() and their helpers, per line).  Its first form,
+ * inside output.c, ran about 320 in the same profile; this one has not
+ * been profiled on its own.
  */
 #ifdef RETRACE_HOST
 #include "pure_shim.h"

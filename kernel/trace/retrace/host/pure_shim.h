@@ -24,6 +24,8 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* One load the compiler may not repeat or tear (the kernel's). */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #ifndef BUILD_BUG_ON
 #define BUILD_BUG_ON(c)	_Static_assert(!(c), #c)
 #endif

@@ -233,8 +233,10 @@ static void rb_cpu_init_state(struct rb_cpu *c)
 	/*
 	 * The new life first: rt_buffer_peek_current() reads read_pos then
 	 * epoch, so a read_pos reset below is never seen with the old one.
+	 * Its lost_base is 0, set with the counters below.
 	 */
-	rb_cpu_new_epoch(c);
+	WRITE_ONCE(c->epoch, atomic_long_inc_return(&rb_epochs));
+	/* Pairs with the smp_rmb() in rt_buffer_peek_current(). */
 	smp_wmb();
 
 	/*
@@ -1094,6 +1096,13 @@ EXPORT_SYMBOL_GPL(rt_buffer_write);
 /* ---------------------------------------------------------------- */
 /* Reader side                                                      */
 
+/* Where @page's committed data ends, @cp the commit cursor read before. */
+static unsigned long rb_page_end(struct rb_page *pg, unsigned long page,
+				 unsigned long cp)
+{
+	return page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
+}
+
 /*
  * Decode the record at @pos, with @cp the commit cursor read before:
  * its time in *@ts, and where its payload lies in the page (*@data,
@@ -1109,47 +1118,35 @@ static int rb_locate(struct rb_cpu *c, unsigned long pos, unsigned long cp,
 {
 	unsigned long page = RB_POS_PAGE(pos), off = RB_POS_OFF(pos);
 	struct rb_page *pg = rb_slot(c, page);
-	unsigned long end, at = off;
-	unsigned int kind, plen;
-	u32 hdr;
+	unsigned long end = rb_page_end(pg, page, cp), at = off;
+	const void *d;
+	unsigned int r;
+	u32 delta;
+	u64 base;
 
-	end = page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
 	if (end > RB_DATA_SIZE)
 		return -EIO;
 	if (off >= end)
 		return 0;
 	if (end - at < 4)
 		return -EIO;
-	hdr = READ_ONCE(*(u32 *)(pg->data + at));
-	at += 4;
-	if ((hdr & RT_RB_KIND_MASK) == RT_RB_KIND_ABS) {
-		if (end - at < 12)
+	if ((READ_ONCE(*(u32 *)(pg->data + at)) & RT_RB_KIND_MASK) ==
+	    RT_RB_KIND_ABS) {
+		if (end - at < RT_RB_ABS_LEN)
 			return -EIO;
-		*ts = READ_ONCE(*(u32 *)(pg->data + at)) |
-		      (u64)READ_ONCE(*(u32 *)(pg->data + at + 4)) << 32;
-		hdr = READ_ONCE(*(u32 *)(pg->data + at + 8)) & RT_RB_KIND_MASK;
-		at += 12;
+		/* The record after it carries delta 0. */
+		base = READ_ONCE(*(u32 *)(pg->data + at + 4)) |
+		       (u64)READ_ONCE(*(u32 *)(pg->data + at + 8)) << 32;
+		at += RT_RB_ABS_LEN;
 	} else {
-		*ts = READ_ONCE(pg->base_ts) + (hdr >> RT_RB_KIND_BITS);
+		base = READ_ONCE(pg->base_ts);
 	}
-	kind = hdr & RT_RB_KIND_MASK;
-	if (kind >= 1 && kind <= RT_RB_KIND_MAX_SHORT) {
-		plen = kind * 4;
-	} else if (kind == RT_RB_KIND_LONG) {
-		if (end - at < 4)
-			return -EIO;
-		plen = READ_ONCE(*(u32 *)(pg->data + at));
-		at += 4;
-		if (plen > RT_RB_MAX_PAYLOAD || plen % 4)
-			return -EIO;
-	} else {
+	r = rt_rb_run_next(pg->data + at, end - at, &delta, &d, len);
+	if (!r)
 		return -EIO;
-	}
-	if (end - at < plen)
-		return -EIO;
-	*data = pg->data + at;
-	*len = plen;
-	return at + plen - off;
+	*ts = base + delta;
+	*data = d;
+	return at + r - off;
 }
 
 /* rb_locate(), and the record copied into @rec.  Same return. */
@@ -1415,11 +1412,10 @@ static int rb_take_run(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
 {
 	unsigned long page = RB_POS_PAGE(*pos), off = RB_POS_OFF(*pos);
 	struct rb_page *pg = rb_slot(c, page);
-	unsigned long end;
+	unsigned long end = rb_page_end(pg, page, cp);
 	struct rt_rb_run run;
 	unsigned int k, bytes = 0;
 
-	end = page < RB_POS_PAGE(cp) ? READ_ONCE(pg->size) : RB_POS_OFF(cp);
 	if (end > RB_DATA_SIZE || off >= end)
 		return 0;
 	run.data = pg->data + off;
