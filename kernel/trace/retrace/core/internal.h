@@ -55,6 +55,17 @@ void rt_pipe_poll_wait(struct rt_instance *tr, struct file *file,
 		       poll_table *pt, bool empty);
 void rt_pipe_wake_all(struct rt_instance *tr);
 void rt_create_raw_file(struct rt_instance *tr, struct dentry *cpu_dir);
+/* raw_page_pool.c: the pages trace_pipe_raw's splice() recycles. */
+struct rt_raw_pool;
+struct pipe_inode_info;
+struct rt_raw_pool *rt_raw_pool_new(void);
+void rt_raw_pool_put(struct rt_raw_pool *pool);
+void rt_raw_pool_close(struct rt_raw_pool *pool);
+struct page *rt_raw_pool_get_page(struct rt_raw_pool *pool);
+void rt_raw_pool_recycle(struct rt_raw_pool *pool, struct page *page);
+void rt_raw_pool_to_pipe(struct rt_raw_pool *pool,
+			 struct pipe_inode_info *pipe, struct page *page,
+			 unsigned int len);
 void rt_create_subbuf_file(struct rt_instance *tr);
 int rt_file_cpu(const struct file *file);
 void rt_create_comm_files(struct dentry *dir);

@@ -122,8 +122,9 @@ int rt_raw_page_add(struct rt_raw_page *p, u64 ts, const void *data,
  * @max: take at most this many records
  * @bytes: set to the bytes of @src taken
  *
- * Copies as much of @src as the page has room for in one go, then
- * rewrites the headers in place: a ring header's time counts from the
+ * Copies as much of @src as the page has room for in one go (unless
+ * the first record cannot start a run), then rewrites the headers in
+ * place: a ring header's time counts from the
  * page's base, this format's from the record before.  The run stops
  * before a record the two formats would size differently (an absolute
  * time; a delta that needs a time extend, which only the run's first
@@ -149,8 +150,18 @@ unsigned int rt_raw_page_add_run(struct rt_raw_page *p, u64 base_ts,
 	BUILD_BUG_ON(RT_RB_KIND_MAX_SHORT != RT_RAW_TYPE_MAX_SHORT ||
 		     RT_RB_KIND_BITS != RT_RAW_TYPE_BITS);
 	end = start + (len < room ? len : room);
-	memcpy(start, src, end - start);
 	if (!max || end - q < 8)
+		goto out;
+	/*
+	 * The first header is read where it lies, so that a run that
+	 * cannot start (an absolute time, a time extend: rt_raw_page_add()
+	 * takes those) costs no copy.  The loop reads it again from the
+	 * copy; should a writer change it in between, the caller's
+	 * validation undoes all of it.
+	 */
+	hdr = rt_raw_get32(src);
+	kind = hdr & RT_RB_KIND_MASK;
+	if (kind - 1 >= RT_RB_KIND_MAX_SHORT && kind != RT_RB_KIND_LONG)
 		goto out;
 	/*
 	 * prev: the latest time packed, as a delta from base_ts.  The
@@ -158,7 +169,7 @@ unsigned int rt_raw_page_add_run(struct rt_raw_page *p, u64 base_ts,
 	 * full u64 (delta0, written into its header after the loop); each
 	 * later record's is then d - prev, which fits its header.
 	 */
-	d = rt_raw_get32(q) >> RT_RB_KIND_BITS;
+	d = hdr >> RT_RB_KIND_BITS;
 	ts = base_ts + d;
 	if (!p->nr) {
 		/* The first record's time is the page's. */
@@ -177,6 +188,7 @@ unsigned int rt_raw_page_add_run(struct rt_raw_page *p, u64 base_ts,
 	} else {
 		goto out;
 	}
+	memcpy(start, src, end - start);
 	do {
 		hdr = rt_raw_get32(q);
 		kind = hdr & RT_RB_KIND_MASK;

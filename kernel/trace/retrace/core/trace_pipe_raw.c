@@ -22,8 +22,11 @@
  *
  * Reading blocks until the CPU has a record (as trace_pipe does, woken
  * through core/pipe_wait.c), unless the file is O_NONBLOCK.  splice()
- * goes through read_iter (copy_splice_read()); with SPLICE_F_NONBLOCK
- * an empty ring gives EAGAIN instead of a wait.
+ * of whole 4 KiB pages packs each into a page it hands to the pipe,
+ * with no copy, and the pipe gives it back when done
+ * (raw_page_pool.c); anything else goes through read_iter
+ * (copy_splice_read()).  With SPLICE_F_NONBLOCK an empty ring gives
+ * EAGAIN instead of a wait.
  *
  * buffer_subbuf_size_kb chooses the size of the pages handed out, 4 KiB
  * times a power of two up to 512 KiB.  The ring's own pages stay 4 KiB:
@@ -61,6 +64,7 @@
  * @epoch: the ring's epoch when it was read; a new one (this CPU's ring
  *	reset, resized or swapped) means its counts start at the epoch's
  *	lost_base, not at @lost_seen
+ * @pool: the pages splice() hands out come back here (raw_page_pool.c)
  */
 struct rt_raw_reader {
 	struct rt_instance	*tr;
@@ -71,6 +75,7 @@ struct rt_raw_reader {
 	unsigned int		page_off;
 	u64			lost_seen;
 	unsigned long		epoch;
+	struct rt_raw_pool	*pool;
 };
 
 /* The CPU's lost count and the ring's epoch, without a record. */
@@ -137,15 +142,18 @@ static const struct rt_rb_span_ops rt_raw_span_ops = {
 	.undo = rt_raw_undo,
 };
 
-/* Pack a new page from the ring; false when there is nothing to pack. */
-static bool rt_raw_fill(struct rt_raw_reader *r)
+/*
+ * Pack a new page from the ring into @dst (r->size bytes); false when
+ * there is nothing to pack.  Called with r->lock held.
+ */
+static bool rt_raw_pack(struct rt_raw_reader *r, u8 *dst)
 {
 	struct rt_raw_fill f;
 	struct rt_rb_batch_info info;
 
 	/* Any record fits in an empty page, so none is stuck in the ring. */
 	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_REC_SPACE);
-	rt_raw_page_start(&f.p, r->page, r->size);
+	rt_raw_page_start(&f.p, dst, r->size);
 	f.kept = f.p;
 	rt_buffer_consume_span(r->tr->buffer, r->cpu, &rt_raw_span_ops, &f,
 			       &info);
@@ -161,6 +169,14 @@ static bool rt_raw_fill(struct rt_raw_reader *r)
 	rt_raw_page_finish(&f.p, info.lost - r->lost_seen);
 	r->lost_seen = info.lost;
 	r->epoch = info.epoch;
+	return true;
+}
+
+/* Pack the file's own page, for read(); false when nothing was packed. */
+static bool rt_raw_fill(struct rt_raw_reader *r)
+{
+	if (!rt_raw_pack(r, r->page))
+		return false;
 	r->page_off = 0;
 	return true;
 }
@@ -238,22 +254,93 @@ static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return done;
 }
 
+/* Pages one splice() call hands out at most (a default pipe's slots). */
+#define RT_RAW_SPLICE_BATCH	16
+
+/*
+ * splice() of whole 4 KiB pages, packed straight into pages that the
+ * pipe then owns: no copy of the packed page, no bvec to set up.  The
+ * pages are the ones earlier calls handed out, back from the pipes
+ * (raw_page_pool.c), and what is missing comes from one bulk
+ * allocation: with the function tracer on, every page allocator call
+ * the reader makes is also a record it must drain.  The caller holds
+ * the pipe's lock, so its readers cannot go (do_splice() checked there
+ * are some) and @len fits its free slots.
+ * Returns bytes spliced, a multiple of the page size, or an errno.
+ */
+static ssize_t rt_raw_splice_pages(struct rt_raw_reader *r,
+				   struct pipe_inode_info *pipe, size_t len,
+				   bool nonblock)
+{
+	struct page *pages[RT_RAW_SPLICE_BATCH] = {};
+	unsigned int want, got = 0, used = 0;
+	unsigned int room = pipe->max_usage -
+			    pipe_occupancy(pipe->head, pipe->tail);
+	int ret = 0;
+
+	want = min_t(size_t, len / PAGE_SIZE,
+		     min_t(unsigned int, room, RT_RAW_SPLICE_BATCH));
+	for (; got < want; got++) {
+		pages[got] = rt_raw_pool_get_page(r->pool);
+		if (!pages[got])
+			break;
+	}
+	if (got < want)
+		got += alloc_pages_bulk_array(GFP_USER, want - got,
+					      pages + got);
+	if (!got)
+		return want ? -ENOMEM : -EAGAIN;
+	while (used < got) {
+		if (!rt_raw_pack(r, page_address(pages[used]))) {
+			if (used)
+				break;
+			ret = rt_raw_wait(r, nonblock);
+			if (ret)
+				break;
+			continue;
+		}
+		rt_raw_pool_to_pipe(r->pool, pipe, pages[used], PAGE_SIZE);
+		used++;
+	}
+	while (got > used)
+		rt_raw_pool_recycle(r->pool, pages[--got]);
+	return used ? used * PAGE_SIZE : ret;
+}
+
+/*
+ * Whole 4 KiB pages go straight into the pipe.  Larger pages (more
+ * than one pipe slot each), a page a short read() left half read, and
+ * a @len under one page go through read_iter (copy_splice_read()).
+ * SPLICE_F_NONBLOCK, like O_NONBLOCK, gives EAGAIN for an empty ring.
+ */
 static ssize_t rt_raw_splice_read(struct file *in, loff_t *ppos,
 				  struct pipe_inode_info *pipe, size_t len,
 				  unsigned int flags)
 {
 	struct rt_raw_reader *r = in->private_data;
-	bool empty;
+	bool nonblock = (in->f_flags & O_NONBLOCK) ||
+			(flags & SPLICE_F_NONBLOCK);
+	ssize_t ret;
 
-	if (flags & SPLICE_F_NONBLOCK) {
+	if (nonblock) {
 		if (!mutex_trylock(&r->lock))
 			return -EAGAIN;
-		empty = !rt_raw_has_data(r);
-		mutex_unlock(&r->lock);
-		if (empty)
-			return -EAGAIN;
+	} else if (mutex_lock_interruptible(&r->lock)) {
+		return -EINTR;
 	}
-	return copy_splice_read(in, ppos, pipe, len, flags);
+	if (r->size == PAGE_SIZE && r->page_off == r->size &&
+	    len >= PAGE_SIZE) {
+		ret = rt_raw_splice_pages(r, pipe, len, nonblock);
+		mutex_unlock(&r->lock);
+		return ret;
+	}
+	/*
+	 * read_iter waits unless the file is O_NONBLOCK: answer here, and
+	 * arm the wakeup for a poll() to come, as the other path does.
+	 */
+	ret = nonblock && !rt_raw_has_data(r) ? rt_raw_wait(r, true) : 0;
+	mutex_unlock(&r->lock);
+	return ret ? ret : copy_splice_read(in, ppos, pipe, len, flags);
 }
 
 static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
@@ -268,9 +355,14 @@ static __poll_t rt_raw_poll(struct file *file, poll_table *pt)
 	return ready ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
-/* Release what rt_raw_open() took: the page, the count, the instance. */
+/*
+ * Release what rt_raw_open() took: the pool, the page, the count, the
+ * instance.
+ */
 static void rt_raw_reader_free(struct rt_instance *tr, struct rt_raw_reader *r)
 {
+	/* Pages still in pipes keep the pool until they come back. */
+	rt_raw_pool_close(r->pool);
 	kvfree(r->page);
 	kfree(r);
 	mutex_lock(&rt_trace_lock);
@@ -303,7 +395,8 @@ static int rt_raw_open(struct inode *inode, struct file *file)
 	r->size = rt_raw_subbuf_size(tr);
 	mutex_unlock(&rt_trace_lock);
 	r->page = kvmalloc(r->size, GFP_KERNEL);
-	if (!r->page) {
+	r->pool = rt_raw_pool_new();
+	if (!r->page || !r->pool) {
 		rt_raw_reader_free(tr, r);
 		return -ENOMEM;
 	}

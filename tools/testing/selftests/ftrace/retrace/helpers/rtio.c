@@ -51,6 +51,24 @@
  *                               word flags a loss without a count; 0:
  *                               none), the commit's byte count; "BAD
  *                               why" for a page that does not decode
+ *   rtio splicepages FD LEN nb|tee|block|close MS [SIZE]
+ *                               splice()s descriptor FD (a trace_pipe_raw
+ *                               the shell holds open) into a pipe, LEN
+ *                               bytes a call: with SPLICE_F_NONBLOCK
+ *                               until a call moves nothing (nb; tee: the
+ *                               same, each call's data also tee()d to a
+ *                               second pipe, read after the next call,
+ *                               which must read the same, else "BAD
+ *                               tee"), or one blocking call bounded by
+ *                               MS ms (block, TIMEOUT when it ends
+ *                               first); close: FD is a file to open,
+ *                               splice once with SPLICE_F_NONBLOCK and
+ *                               close before the pipe is read; prints
+ *                               "SPLICE n" per call that moved data,
+ *                               the errno name (or EOF) of the call that
+ *                               did not, then one rawpages line per
+ *                               page (SIZE bytes, 4096 unless given)
+ *                               the pipe carried
  *   rtio clock                  prints CLOCK_MONOTONIC in microseconds
  *   rtio slowread FILE CHUNK MS reads FILE for ever (until killed),
  *                               CHUNK bytes per read(), sleeping MS ms
@@ -68,7 +86,7 @@
  *   rtio mkdir DIR, rmdir DIR   one mkdir() (mode 0755) or rmdir();
  *                               prints OK or the errno name
  */
-#define _GNU_SOURCE	/* memrchr */
+#define _GNU_SOURCE	/* memrchr, splice */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -209,6 +227,100 @@ static void raw_page_print(const unsigned char *pg, size_t size)
 	printf("PAGE %zu %llu %zu\n", nrec, lost, bytes);
 }
 
+/* Read exactly @n bytes of pipe @fd into @to: 0, or -1. */
+static int read_exact(int fd, unsigned char *to, size_t n)
+{
+	size_t at;
+	ssize_t r;
+
+	for (at = 0; at < n; at += r) {
+		r = read(fd, to + at, n - at);
+		if (r <= 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* splicepages: see the usage above. */
+static int splice_pages(const char *src, size_t len, const char *mode,
+			long ms)
+{
+	static unsigned char got[1 << 20], dup[1 << 20];
+	struct itimerval off_timer = { 0 };
+	int block = !strcmp(mode, "block"), tee_too = !strcmp(mode, "tee");
+	int closing = !strcmp(mode, "close"), fd, err = 0;
+	size_t have = 0, at, tee_at = 0, tee_n = 0;
+	ssize_t n, t;
+	int p[2], q[2];
+
+	if (pipe(p) || pipe(q) || !len || len > sizeof(got))
+		return 2;
+	/* Room in the tee pipe for two calls' pages: see below. */
+	if (tee_too && fcntl(q[1], F_SETPIPE_SZ, 1 << 18) < 0)
+		return 2;
+	fd = closing ? open(src, O_RDONLY) : atoi(src);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	if (block)
+		alarm_in(ms);
+	for (;;) {
+		n = splice(fd, NULL, p[1], NULL, len,
+			   block ? 0 : SPLICE_F_NONBLOCK);
+		err = errno;
+		if (n <= 0)
+			break;
+		printf("SPLICE %zd\n", n);
+		if (have + n > sizeof(got))
+			return 2;
+		if (closing) {
+			/* The pages outlive the file that made them. */
+			close(fd);
+			fd = -1;
+		}
+		/*
+		 * The same pages in a second pipe.  That copy is read only
+		 * after the next call, so that a page given back to the
+		 * file too early would be packed over before it is read.
+		 */
+		t = tee_too ? tee(p[0], q[1], n, 0) : n;
+		if (t != n) {
+			printf("BAD tee: %zd of %zd bytes (%s)\n", t, n,
+			       errname(errno));
+			return 0;
+		}
+		if (read_exact(p[0], got + have, n))
+			return 2;
+		if (tee_n && read_exact(q[0], dup + tee_at, tee_n))
+			return 2;
+		if (tee_n && memcmp(got + tee_at, dup + tee_at, tee_n)) {
+			printf("BAD tee: the copies differ\n");
+			return 0;
+		}
+		tee_at = have;
+		tee_n = tee_too ? n : 0;
+		have += n;
+		if (block || closing)
+			break;
+	}
+	setitimer(ITIMER_REAL, &off_timer, NULL);
+	if (tee_n && (read_exact(q[0], dup + tee_at, tee_n) ||
+		      memcmp(got + tee_at, dup + tee_at, tee_n))) {
+		printf("BAD tee: the copies differ\n");
+		return 0;
+	}
+	if (n < 0)
+		printf("%s\n", errname(err));
+	else if (!n)
+		printf("EOF\n");
+	for (at = 0; at + raw_size <= have; at += raw_size)
+		raw_page_print(got + at, raw_size);
+	if (at < have)
+		printf("BAD %zu bytes after the last whole page\n", have - at);
+	return 0;
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
 	while (len) {
@@ -340,7 +452,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|rawpages|readfault|writefault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
+		fprintf(stderr, "usage: rtio mkdir|rmdir|write|writeln|append|trunc|readnb|readn|readfd|writefd|rawpages|splicepages|readfault|writefault|readwait|readtimed|polltimed|epollwait|slowread|failnth|asuser|clock ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "mkdir") || !strcmp(argv[1], "rmdir")) {
@@ -445,6 +557,14 @@ int main(int argc, char **argv)
 		else
 			printf("READ %zd\n", n);
 		return 0;
+	}
+	if (!strcmp(argv[1], "splicepages") && (argc == 6 || argc == 7)) {
+		if (argc == 7)
+			raw_size = strtoul(argv[6], NULL, 0);
+		if (raw_size < 16 || raw_size > 524288)
+			return 2;
+		return splice_pages(argv[2], strtoul(argv[3], NULL, 0),
+				    argv[4], atol(argv[5]));
 	}
 	if (!strcmp(argv[1], "rawpages")) {
 		static unsigned char pg[524288];
