@@ -120,7 +120,7 @@ int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
 			   bool *have_next);
 bool rt_buffer_peek_current(struct rt_buffer *buf,
 			    const struct rt_rb_record *rec);
-/* What rt_buffer_lost_info() or rt_buffer_consume_span() saw, under its locks. */
+/* What rt_buffer_lost_info() or rt_buffer_consume_span() saw, holding the ring. */
 struct rt_rb_batch_info {
 	u64		lost;		/* overrun + dropped of the CPU's ring */
 	unsigned long	epoch;		/* new at its reset, resize or swap */

@@ -412,7 +412,7 @@ static bool rt_reader_next(struct rt_reader *r)
 		/*
 		 * Take it for real (a writer may have overwritten the peek),
 		 * and peek at the CPU's next record into the spare slot, all
-		 * under one taking of the ring's locks.
+		 * under one hold of the ring.
 		 */
 		if (rt_buffer_consume_peek(r->tr->buffer, cpu, rec, r->spare,
 					   &have_next)) {

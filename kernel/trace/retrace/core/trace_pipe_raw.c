@@ -9,7 +9,7 @@
  * out; a short read leaves the rest of the page for the next read, so
  * the bytes a reader sees are always whole pages in sequence.  The
  * records are packed straight from the ring's pages and claimed a ring
- * page at a time (rt_buffer_consume_span(): the ring's locks once per
+ * page at a time (rt_buffer_consume_span(): one hold of the ring per
  * page handed out, one claim per ring page, no copy of each record in
  * between); if a writer overwrote them meanwhile, the packing goes back
  * to where the last claim left it.  A ring page's records are copied

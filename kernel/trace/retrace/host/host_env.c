@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Definitions behind rb_host_shim.h, shared by every host program. */
+#define _GNU_SOURCE	/* a writer-preferring rwlock */
 #include "rb_host_shim.h"
 
 __thread int host_cpu;
 unsigned int nr_cpu_ids = 1;
 long host_alloc_budget = -1;
 int host_warnings;
+/*
+ * Writer-preferring: a consumer that enters again and again must not
+ * starve rt_wait_preempt_readers(), as no CPU can in the kernel.
+ */
+pthread_rwlock_t host_preempt_lock =
+	PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
 static u64 host_default_clock(void)
 {

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +75,16 @@ static inline int atomic_read(atomic_t *a) { return __atomic_load_n(&a->v, __ATO
 static inline void atomic_set(atomic_t *a, int v) { __atomic_store_n(&a->v, v, __ATOMIC_RELAXED); }
 static inline void atomic_inc(atomic_t *a) { __atomic_fetch_add(&a->v, 1, __ATOMIC_SEQ_CST); }
 static inline void atomic_dec(atomic_t *a) { __atomic_fetch_sub(&a->v, 1, __ATOMIC_SEQ_CST); }
+static inline int atomic_read_acquire(atomic_t *a) { return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE); }
+static inline void atomic_set_release(atomic_t *a, int v) { __atomic_store_n(&a->v, v, __ATOMIC_RELEASE); }
+static inline int atomic_cmpxchg_acquire(atomic_t *a, int o, int n)
+{
+	__atomic_compare_exchange_n(&a->v, &o, n, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return o;
+}
+#define smp_mb__after_atomic()	do { } while (0)	/* host atomics are seq_cst */
+#define smp_mb__before_atomic()	do { } while (0)
+#define cpu_relax()		sched_yield()
 
 /* CPUs, preemption, RCU. */
 extern __thread int host_cpu;
@@ -84,11 +95,25 @@ extern unsigned int nr_cpu_ids;
 #define for_each_possible_cpu(c) for ((c) = 0; (c) < (int)nr_cpu_ids; (c)++)
 #define preempt_disable_notrace() do { } while (0)
 #define preempt_enable_notrace() do { } while (0)
+/*
+ * A consumer step's preempt-off section read-holds host_preempt_lock and
+ * rt_wait_preempt_readers() write-takes it once: the wait for every CPU
+ * to schedule, played by threads.
+ */
+extern pthread_rwlock_t host_preempt_lock;
+#define preempt_disable()	pthread_rwlock_rdlock(&host_preempt_lock)
+#define preempt_enable()	pthread_rwlock_unlock(&host_preempt_lock)
+#define might_sleep()		do { } while (0)
+#define need_resched()		false
 static inline void synchronize_rcu(void) { }
 /* Host tests free a buffer only once no thread uses it: no grace period. */
 struct rcu_head { int unused; };
 #define kfree_rcu(p, field)	free(p)
-static inline void rt_wait_preempt_readers(void) { }
+static inline void rt_wait_preempt_readers(void)
+{
+	pthread_rwlock_wrlock(&host_preempt_lock);
+	pthread_rwlock_unlock(&host_preempt_lock);
+}
 /* One thread plays every CPU: an IPI is a plain call. */
 typedef struct {
 	void (*func)(void *info);

@@ -5,6 +5,7 @@
  * line is "N passed, N failed".
  */
 #include "rb_host_shim.h"
+#include <unistd.h>
 #include <trace/retrace/ring_buffer.h>
 #include <stdarg.h>
 
@@ -981,7 +982,8 @@ static void t_consume_run(void)
 struct model {
 	struct rt_buffer *b;
 	volatile int stop;
-	u64 read_ok, bad;
+	u64 read_ok, bad, restructures;
+	volatile unsigned long puts;
 };
 
 static u32 csum(u32 seq, unsigned int words)
@@ -1019,8 +1021,10 @@ static void *model_writer(void *arg)
 
 	host_cpu = 0;
 	host_irq_hook = model_irq;
-	for (i = 0; i < 400000; i++)
+	for (i = 0; i < 400000; i++) {
 		model_put();
+		m->puts = i;
+	}
 	host_irq_hook = NULL;
 	m->stop = 1;
 	return NULL;
@@ -1050,9 +1054,9 @@ static void *model_reader(void *arg)
 
 		while (rt_buffer_consume(m->b, 0, &r) == 0) {
 			if (!model_check(&r) || (long long)r.data[0] <= last)
-				m->bad++;
+				__atomic_fetch_add(&m->bad, 1, __ATOMIC_RELAXED);
 			last = r.data[0];
-			m->read_ok++;
+			__atomic_fetch_add(&m->read_ok, 1, __ATOMIC_RELAXED);
 		}
 		if (stop)
 			break;
@@ -1095,9 +1099,9 @@ static void span_keep(void *arg)
 		memcpy(r.data, &sc->words[at + 1], r.len);
 		at += 1 + sc->words[at];
 		if (!model_check(&r) || (long long)r.data[0] <= sc->last)
-			sc->m->bad++;
+			__atomic_fetch_add(&sc->m->bad, 1, __ATOMIC_RELAXED);
 		sc->last = r.data[0];
-		sc->m->read_ok++;
+		__atomic_fetch_add(&sc->m->read_ok, 1, __ATOMIC_RELAXED);
 	}
 	sc->at = 0;
 }
@@ -1173,11 +1177,43 @@ static void *model_iterator(void *arg)
 	return NULL;
 }
 
-static void model_run(bool overwrite, bool span)
+/*
+ * Restructures that leave CPU 0 alone, while its consumers run: CPU 2's
+ * ring resized, and swapped with another buffer's.  The consumers of
+ * CPU 0 go the slow way meanwhile (rb_reader_lock()).
+ */
+static void *model_restructurer(void *arg)
+{
+	struct model *m = arg;
+	struct rt_buffer *other = rt_buffer_alloc(8 * 4096, true);
+	unsigned int i;
+
+	host_cpu = 2;
+	/* A restructure holds every writer off: let 100000 through first. */
+	while (m->puts < 100000 && !m->stop)
+		usleep(100);
+	for (i = 0; !m->stop; i++) {
+		if (i & 1)
+			rt_buffer_resize_cpu(m->b, 2, (i & 2 ? 8 : 16) * 4096);
+		else if (other)
+			rt_buffer_swap_cpu(m->b, other, 2);
+		__atomic_fetch_add(&m->restructures, 1, __ATOMIC_RELAXED);
+		/* Each holds every writer off: let most records through. */
+		usleep(200);
+	}
+	rt_buffer_free(other);
+	return NULL;
+}
+
+/*
+ * @both: a plain and a span consumer of CPU 0 at once, and a thread
+ * restructuring CPU 2, beside the writer and the iterator.
+ */
+static void model_run_ex(bool overwrite, bool span, bool both)
 {
 	struct model m = { 0 };
 	struct rt_rb_stats st;
-	pthread_t w, r, i;
+	pthread_t w, r, r2, i, x;
 
 	nr_cpu_ids = 3;
 	m.b = rt_buffer_alloc(8 * 4096, overwrite);
@@ -1185,10 +1221,21 @@ static void model_run(bool overwrite, bool span)
 	model_buf = m.b;
 	model_span_undone = 0;
 	pthread_create(&r, NULL, span ? model_span_reader : model_reader, &m);
+	if (both) {
+		pthread_create(&r2, NULL, model_reader, &m);
+		pthread_create(&x, NULL, model_restructurer, &m);
+	}
 	pthread_create(&i, NULL, model_iterator, &m);
 	pthread_create(&w, NULL, model_writer, &m);
 	pthread_join(w, NULL);
 	pthread_join(r, NULL);
+	if (both) {
+		pthread_join(r2, NULL);
+		pthread_join(x, NULL);
+		printf("  two consumers, %llu restructures of CPU 2\n",
+		       (unsigned long long)m.restructures);
+		CHECK(m.restructures > 0, "no restructure ran");
+	}
 	pthread_join(i, NULL);
 	rt_buffer_stats(m.b, 0, &st);
 	printf("  model(%s%s): written %llu read %llu overrun %llu dropped %llu left %llu\n",
@@ -1199,7 +1246,9 @@ static void model_run(bool overwrite, bool span)
 	CHECK(m.bad == 0, "%llu bad records", (unsigned long long)m.bad);
 	CHECK(m.read_ok == st.read, "reader count %llu vs %llu",
 	      (unsigned long long)m.read_ok, (unsigned long long)st.read);
-	CHECK(st.written >= 400000, "written");
+	/* A restructure refuses every record written meanwhile. */
+	CHECK(st.written >= (both ? 100000 : 400000), "written %llu",
+	      (unsigned long long)st.written);
 	CHECK(invariant(m.b, 0), "invariant");
 	if (span)
 		printf("  spans undone (overwritten before their claim): %u\n",
@@ -1208,10 +1257,16 @@ static void model_run(bool overwrite, bool span)
 	nr_cpu_ids = 1;
 }
 
+static void model_run(bool overwrite, bool span)
+{
+	model_run_ex(overwrite, span, false);
+}
+
 static void t_model_overwrite(void) { model_run(true, false); }
 static void t_model_drop(void) { model_run(false, false); }
 static void t_model_span_overwrite(void) { model_run(true, true); }
 static void t_model_span_drop(void) { model_run(false, true); }
+static void t_model_two_consumers(void) { model_run_ex(true, true, true); }
 
 int main(void)
 {
@@ -1238,6 +1293,7 @@ int main(void)
 	run("rb_model_drop", t_model_drop);
 	run("rb_model_span_overwrite", t_model_span_overwrite);
 	run("rb_model_span_drop", t_model_span_drop);
+	run("rb_model_two_consumers", t_model_two_consumers);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -32,10 +32,10 @@
 #include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/topology.h>
@@ -158,14 +158,18 @@ struct rb_cpu {
 	 * overwritten + dropped when the epoch began (0 after an init):
 	 * losses before it belong to another time.  Both are written only
 	 * with the buffer's readers held exclusive and writers held off,
-	 * and read under the readers lock shared.
+	 * and read by a consumer holding the ring (rb_reader_lock()).
 	 */
 	unsigned long	epoch;
 	u64		lost_base;
 
 	atomic_long_t	read_pos ____cacheline_aligned_in_smp;
 	atomic_long_t	read;
-	struct mutex	reader_lock;	/* one consumer of this CPU at a time */
+	/*
+	 * 1 while a consumer holds this ring (rb_reader_lock()), 0 else:
+	 * one consumer of a CPU at a time, each with preemption off.
+	 */
+	atomic_t	consumer;
 	/* Freed after a grace period: rt_buffer_peek_current() reads it bare. */
 	struct rcu_head	rcu;
 };
@@ -185,8 +189,11 @@ struct rb_cpu {
  *	held exclusive
  * @record_disabled: writers refuse records while this is non-zero
  * @overwrite: on a full ring, overwrite the oldest page (true) or drop
- * @readers: held shared by every reader and iterator step, exclusive by
- *	reset and resize, which rewrite or free what readers look at
+ * @readers: held shared by iterator steps and by consumers that found
+ *	@restructuring raised, exclusive by reset, resize and swaps, which
+ *	rewrite or free what readers look at
+ * @restructuring: raised by those for their whole duration, before they
+ *	wait for the consumers that take no lock (rb_reader_lock())
  * @generation: bumped by reset and resize so iterators start over
  * @clock: enum rt_rb_clock, what writers stamp with; changed only by
  *	rt_buffer_set_clock() while writers are held off
@@ -198,6 +205,7 @@ struct rt_buffer {
 	bool		overwrite;
 	u8		clock;
 	struct rw_semaphore readers;
+	atomic_t	restructuring;
 	unsigned long	generation;
 };
 
@@ -332,7 +340,6 @@ struct rt_buffer *rt_buffer_alloc(unsigned long bytes_per_cpu, bool overwrite)
 		if (!c)
 			goto fail;
 		buf->cpus[cpu] = c;
-		mutex_init(&c->reader_lock);
 		c->nr_pages = buf->nr_pages;
 		c->pages = rb_alloc_pages(cpu, c->nr_pages);
 		if (!c->pages)
@@ -363,7 +370,6 @@ void rt_buffer_free(struct rt_buffer *buf)
 			if (!c)
 				continue;
 			rb_free_pages(c->pages, c->nr_pages);
-			mutex_destroy(&c->reader_lock);
 			kfree_rcu(c, rcu);
 		}
 		kfree(buf->cpus);
@@ -426,6 +432,30 @@ void rt_buffer_record_enable(struct rt_buffer *buf)
 }
 EXPORT_SYMBOL_GPL(rt_buffer_record_enable);
 
+/*
+ * Begin changing what readers look at: new consumers go the slow way,
+ * those in flight without a lock are waited for (with the writers in
+ * flight, for callers that held them off first), then the slow ones
+ * and iterators are shut out.  The full barrier orders the count
+ * before the wait, as a grace period's start.
+ */
+static void rb_restructure_begin(struct rt_buffer *buf)
+{
+	atomic_inc(&buf->restructuring);
+	/* The count before the wait: see rb_reader_lock(). */
+	smp_mb__after_atomic();
+	rt_wait_preempt_readers();
+	down_write(&buf->readers);
+}
+
+static void rb_restructure_end(struct rt_buffer *buf)
+{
+	up_write(&buf->readers);
+	/* Changes before the count: pairs with rb_reader_lock()'s acquire. */
+	smp_mb__before_atomic();
+	atomic_dec(&buf->restructuring);
+}
+
 /**
  * rt_buffer_reset - drop every record and zero the accounting
  * @buf: the buffer
@@ -437,12 +467,11 @@ void rt_buffer_reset(struct rt_buffer *buf)
 	int cpu;
 
 	rt_buffer_record_disable(buf);
-	rt_wait_preempt_readers();
-	down_write(&buf->readers);
+	rb_restructure_begin(buf);
 	for_each_possible_cpu(cpu)
 		rb_cpu_init_state(buf->cpus[cpu]);
 	buf->generation++;
-	up_write(&buf->readers);
+	rb_restructure_end(buf);
 	rt_buffer_record_enable(buf);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_reset);
@@ -466,13 +495,12 @@ int rt_buffer_set_clock(struct rt_buffer *buf, unsigned int clock)
 	if (clock >= RT_RB_NR_CLOCKS)
 		return -EINVAL;
 	rt_buffer_record_disable(buf);
-	rt_wait_preempt_readers();
-	down_write(&buf->readers);
+	rb_restructure_begin(buf);
 	for_each_possible_cpu(cpu)
 		rb_cpu_init_state(buf->cpus[cpu]);
 	WRITE_ONCE(buf->clock, clock);
 	buf->generation++;
-	up_write(&buf->readers);
+	rb_restructure_end(buf);
 	rt_buffer_record_enable(buf);
 	return 0;
 }
@@ -525,6 +553,11 @@ int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 		return -EINVAL;
 	rt_buffer_record_disable(a);
 	rt_buffer_record_disable(b);
+	/* rb_restructure_begin() of both, with one wait. */
+	atomic_inc(&a->restructuring);
+	atomic_inc(&b->restructuring);
+	/* The counts before the wait: see rb_reader_lock(). */
+	smp_mb__after_atomic();
 	rt_wait_preempt_readers();
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
@@ -542,11 +575,27 @@ int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 out:
 	up_write(&b->readers);
 	up_write(&a->readers);
+	/* Changes before the counts: see rb_restructure_end(). */
+	smp_mb__before_atomic();
+	atomic_dec(&b->restructuring);
+	atomic_dec(&a->restructuring);
 	rt_buffer_record_enable(b);
 	rt_buffer_record_enable(a);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap);
+
+/* Take a ring's consumer word if it is free; see rb_reader_lock(). */
+static bool rb_consumer_trylock(struct rb_cpu *c)
+{
+	return !atomic_read(&c->consumer) &&
+	       !atomic_cmpxchg_acquire(&c->consumer, 0, 1);
+}
+
+static void rb_consumer_unlock(struct rb_cpu *c)
+{
+	atomic_set_release(&c->consumer, 0);
+}
 
 struct rb_swap_req {
 	struct rt_buffer	*a, *b;
@@ -568,18 +617,30 @@ struct rb_swap_req {
 static void rb_swap_here(void *arg)
 {
 	struct rb_swap_req *req = arg;
+	struct rb_cpu *ca = req->a->cpus[req->cpu];
+	struct rb_cpu *cb = req->b->cpus[req->cpu];
 
-	if (local_read(&req->a->cpus[req->cpu]->nesting) ||
-	    local_read(&req->b->cpus[req->cpu]->nesting)) {
-		req->ret = -EBUSY;	/* interrupted a writer: try again */
-	} else {
+	req->ret = -EBUSY;	/* interrupted a writer or a consumer: again */
+	if (local_read(&ca->nesting) || local_read(&cb->nesting))
+		goto out;
+	/*
+	 * Consumers take no buffer lock (rb_reader_lock()): hold both
+	 * rings as one would, so none is inside either, and the next one
+	 * in sees the rings moved when it looks again under its word.
+	 */
+	if (!rb_consumer_trylock(ca))
+		goto out;
+	if (rb_consumer_trylock(cb)) {
 		rb_exchange_cpu(req->a, req->b, req->cpu);
 		req->ret = 0;
+		rb_consumer_unlock(cb);
 	}
+	rb_consumer_unlock(ca);
+out:
 	complete(&req->done);
 }
 
-/* How many times a swap that found a writer in flight is tried again. */
+/* How often a swap that found a writer or consumer in it is tried again. */
 #define RB_SWAP_TRIES	1000
 
 /**
@@ -594,13 +655,15 @@ static void rb_swap_here(void *arg)
  * when no writer is in flight there (tried again, up to
  * RB_SWAP_TRIES times, when the IPI interrupted one), so no record is
  * refused for it.  The caller sleeps while the IPI waits for @cpu to
- * enable interrupts.  Readers are excluded through both buffers'
- * @readers, taken in the order @a, @b; iterators of both start over.
+ * enable interrupts.  Iterators are excluded through both buffers'
+ * @readers, taken in the order @a, @b, and start over; consumers
+ * through the two rings' consumer words, which the IPI takes (tried
+ * again, as for a writer, when one is held).
  * This is how a latency tracer keeps the ring that holds its longest
  * section (core/max.c).  May sleep.
  *
  * Return: 0, -EINVAL if the two rings differ in size or @a is @b, or
- * -EBUSY if a writer was in flight at every try.
+ * -EBUSY if a writer or a consumer was in flight at every try.
  */
 int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 {
@@ -684,8 +747,7 @@ static int rb_resize(struct rt_buffer *buf, int only, unsigned long nr)
 	}
 
 	rt_buffer_record_disable(buf);
-	rt_wait_preempt_readers();
-	down_write(&buf->readers);
+	rb_restructure_begin(buf);
 	for_each_possible_cpu(cpu) {
 		struct rb_cpu *c = buf->cpus[cpu];
 		struct rb_page **old = c->pages;
@@ -704,7 +766,7 @@ static int rb_resize(struct rt_buffer *buf, int only, unsigned long nr)
 	}
 	WRITE_ONCE(buf->nr_pages, common);
 	buf->generation++;
-	up_write(&buf->readers);
+	rb_restructure_end(buf);
 	rt_buffer_record_enable(buf);
 out:
 	for_each_possible_cpu(cpu)
@@ -1209,35 +1271,77 @@ static int rb_peek(struct rb_cpu *c, struct rt_rb_record *rec)
 }
 
 /*
- * Take the reader locks of @cpu's ring: the buffer's readers shared,
- * then the ring's reader_lock.  After the first: rt_buffer_swap_cpu()
- * may move the ring.  rb_batch_end() drops them.
+ * How a consumer holds @cpu's ring, from rb_reader_lock() to
+ * rb_batch_end(): @c, and whether it took @buf->readers (@slow).
  */
-static struct rb_cpu *rb_reader_lock(struct rt_buffer *buf, int cpu)
+struct rb_reader {
+	struct rb_cpu	*c;
+	bool		slow;
+};
+
+/*
+ * Take @cpu's ring for one consumer step ("Reader locking" in
+ * ring-buffer-design.txt).  Task context only; may sleep, though it
+ * rarely does.  The step runs with preemption off and never sleeps.
+ * Unless a reset, resize or swap of every CPU is under way, it takes
+ * no sleeping lock: those raise @buf->restructuring and then wait for
+ * every CPU to schedule (rt_wait_preempt_readers()) before they touch
+ * anything, so a consumer that saw the count at 0 with preemption off
+ * has finished first.  One that sees it raised takes @buf->readers
+ * shared, as iterators do, and waits for the change to end.  Then the
+ * ring's consumer word, a spin: its holders run with preemption off
+ * and only copy.  rt_buffer_swap_cpu() takes the words of the two
+ * rings it moves, in an IPI, so a consumer that finds its CPU's ring
+ * moved once it holds the word lets go and takes the new one.  The
+ * function tracer records none of this (each lock call was a record
+ * trace_pipe had to drain, four a line), but for the preemption count
+ * changes in kernels whose preempt_count_add() is a function
+ * (DEBUG_PREEMPT).  rb_batch_end() undoes it.
+ */
+static void rb_reader_lock(struct rt_buffer *buf, int cpu,
+			   struct rb_reader *rd)
 {
 	struct rb_cpu *c;
 
-	down_read(&buf->readers);
-	c = buf->cpus[cpu];
-	mutex_lock(&c->reader_lock);
-	return c;
+	might_sleep();
+	preempt_disable();
+	rd->slow = atomic_read_acquire(&buf->restructuring);
+	if (unlikely(rd->slow)) {
+		preempt_enable();
+		down_read(&buf->readers);
+		preempt_disable();
+	}
+	for (;;) {
+		c = READ_ONCE(buf->cpus[cpu]);
+		while (!rb_consumer_trylock(c))
+			cpu_relax();
+		/* After the acquire: a swap that let go of it is seen. */
+		if (likely(READ_ONCE(buf->cpus[cpu]) == c))
+			break;
+		rb_consumer_unlock(c);
+	}
+	rd->c = c;
 }
 
 /*
- * Drop rb_reader_lock()'s locks; first, at the end of a span or a loss
- * query, fill @info (if not NULL) under them.
+ * Undo rb_reader_lock(); first, at the end of a span or a loss query,
+ * fill @info (if not NULL) while the ring is still held.
  */
-static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
+static void rb_batch_end(struct rt_buffer *buf, struct rb_reader *rd,
 			 struct rt_rb_batch_info *info)
 {
+	struct rb_cpu *c = rd->c;
+
 	if (info) {
 		info->lost = local_read(&c->overwritten) +
 			     local_read(&c->dropped);
 		info->epoch = c->epoch;
 		info->lost_base = c->lost_base;
 	}
-	mutex_unlock(&c->reader_lock);
-	up_read(&buf->readers);
+	rb_consumer_unlock(c);
+	preempt_enable();
+	if (rd->slow)
+		up_read(&buf->readers);
 }
 
 /**
@@ -1246,16 +1350,19 @@ static void rb_batch_end(struct rt_buffer *buf, struct rb_cpu *c,
  * @cpu: which CPU's ring
  * @rec: where to copy it
  *
+ * Task context; may sleep (rb_reader_lock()).
+ *
  * Return: 0, or -ENODATA when the ring is empty.
  */
 int rt_buffer_peek(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c = rb_reader_lock(buf, cpu);
+	struct rb_reader rd;
 	int ret;
 
-	ret = rb_peek(c, rec);
-	rec->epoch = c->epoch;
-	rb_batch_end(buf, c, NULL);
+	rb_reader_lock(buf, cpu, &rd);
+	ret = rb_peek(rd.c, rec);
+	rec->epoch = rd.c->epoch;
+	rb_batch_end(buf, &rd, NULL);
 	rec->cpu = cpu;
 	return ret;
 }
@@ -1283,7 +1390,7 @@ bool rt_buffer_peek_current(struct rt_buffer *buf,
 	bool same;
 
 	/*
-	 * Without the readers lock a swap may move the ring to another
+	 * Without rb_reader_lock() a swap may move the ring to another
 	 * buffer, which may then be freed: rb_cpu is freed after an RCU
 	 * grace period, and this task-context reader is an RCU reader
 	 * while preemption is off (not traced: the function tracer would
@@ -1301,7 +1408,7 @@ bool rt_buffer_peek_current(struct rt_buffer *buf,
 EXPORT_SYMBOL_GPL(rt_buffer_peek_current);
 
 /*
- * Copy out and claim the oldest record of @c; under its reader_lock.
+ * Copy out and claim the oldest record of @c, held by rb_reader_lock().
  * 0, or -ENODATA when the ring is empty.
  */
 static int rb_consume(struct rb_cpu *c, struct rt_rb_record *rec)
@@ -1331,16 +1438,19 @@ static int rb_consume(struct rb_cpu *c, struct rt_rb_record *rec)
  *
  * Safe against writers on @cpu and against other consumers.
  *
+ * Task context; may sleep (rb_reader_lock()).
+ *
  * Return: 0, or -ENODATA when the ring is empty.
  */
 int rt_buffer_consume(struct rt_buffer *buf, int cpu, struct rt_rb_record *rec)
 {
-	struct rb_cpu *c = rb_reader_lock(buf, cpu);
+	struct rb_reader rd;
 	int ret;
 
-	ret = rb_consume(c, rec);
-	rec->epoch = c->epoch;
-	rb_batch_end(buf, c, NULL);
+	rb_reader_lock(buf, cpu, &rd);
+	ret = rb_consume(rd.c, rec);
+	rec->epoch = rd.c->epoch;
+	rb_batch_end(buf, &rd, NULL);
 	rec->cpu = cpu;
 	return ret;
 }
@@ -1359,20 +1469,23 @@ EXPORT_SYMBOL_GPL(rt_buffer_consume);
  * one to merge the CPUs, and the function tracer records every lock
  * call it makes.
  *
+ * Task context; may sleep (rb_reader_lock()).
+ *
  * Return: 0, or -ENODATA when the ring is empty (*@have_next false).
  */
 int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
 			   struct rt_rb_record *rec, struct rt_rb_record *next,
 			   bool *have_next)
 {
-	struct rb_cpu *c = rb_reader_lock(buf, cpu);
+	struct rb_reader rd;
 	int ret;
 
-	ret = rb_consume(c, rec);
-	*have_next = !ret && !rb_peek(c, next);
-	rec->epoch = c->epoch;
-	next->epoch = c->epoch;
-	rb_batch_end(buf, c, NULL);
+	rb_reader_lock(buf, cpu, &rd);
+	ret = rb_consume(rd.c, rec);
+	*have_next = !ret && !rb_peek(rd.c, next);
+	rec->epoch = rd.c->epoch;
+	next->epoch = rd.c->epoch;
+	rb_batch_end(buf, &rd, NULL);
 	rec->cpu = cpu;
 	next->cpu = cpu;
 	return ret;
@@ -1380,7 +1493,7 @@ int rt_buffer_consume_peek(struct rt_buffer *buf, int cpu,
 EXPORT_SYMBOL_GPL(rt_buffer_consume_peek);
 
 /**
- * rt_buffer_lost_info - one CPU's loss counts and epoch, under the reader locks
+ * rt_buffer_lost_info - one CPU's loss counts and epoch, holding its ring
  * @buf: the buffer
  * @cpu: which CPU's ring
  * @info: filled: the records this CPU's ring has lost so far
@@ -1390,11 +1503,16 @@ EXPORT_SYMBOL_GPL(rt_buffer_consume_peek);
  *	it), and the loss count at which that epoch began
  *
  * rt_buffer_consume_span() fills the same at the end of its records.
+ *
+ * Task context; may sleep (rb_reader_lock()).
  */
 void rt_buffer_lost_info(struct rt_buffer *buf, int cpu,
 			 struct rt_rb_batch_info *info)
 {
-	rb_batch_end(buf, rb_reader_lock(buf, cpu), info);
+	struct rb_reader rd;
+
+	rb_reader_lock(buf, cpu, &rd);
+	rb_batch_end(buf, &rd, info);
 }
 EXPORT_SYMBOL_GPL(rt_buffer_lost_info);
 
@@ -1436,7 +1554,8 @@ static int rb_take_run(struct rb_cpu *c, const struct rt_rb_span_ops *ops,
  * Take records of @c from read_pos to the end of its page, at most
  * @limit, handed to ops->take_run() a run at a time if it has one, or
  * else (and for what it leaves) one by one to ops->take(), where they
- * lie; then claim them all with one cmpxchg.  Under c->reader_lock.
+ * lie; then claim them all with one cmpxchg.  @c is held by
+ * rb_reader_lock().
  * Return: records claimed (ops->keep() was called), 0 if there were
  * none to take (*@stop set if take() said stop or the ring is empty;
  * otherwise try again), or -EAGAIN if copies could not be validated or
@@ -1545,6 +1664,8 @@ retry:
  * of its own (trace_pipe_raw), which then neither pays, nor makes the
  * function tracer record, two lock round trips per record.
  *
+ * Task context; may sleep (rb_reader_lock()).
+ *
  * Return: the number of records taken.
  */
 unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
@@ -1557,20 +1678,23 @@ unsigned int rt_buffer_consume_span(struct rt_buffer *buf, int cpu,
 	 */
 	unsigned int limit = UINT_MAX, n = 0;
 	bool stop = false;
-	struct rb_cpu *c;
+	struct rb_reader rd;
 	int r;
 
-	c = rb_reader_lock(buf, cpu);
+	rb_reader_lock(buf, cpu, &rd);
 	while (!stop) {
-		r = rb_consume_span(c, ops, arg, limit, &stop);
+		r = rb_consume_span(rd.c, ops, arg, limit, &stop);
 		if (r == -EAGAIN) {
 			limit = limit > 16 ? 16 : 1;
 		} else if (r > 0) {
 			n += r;
 			limit = UINT_MAX;
+			/* Preemption is off: a large page may wait. */
+			if (need_resched())
+				break;
 		}
 	}
-	rb_batch_end(buf, c, info);
+	rb_batch_end(buf, &rd, info);
 	return n;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_consume_span);
