@@ -153,6 +153,12 @@ static bool rt_raw_pack(struct rt_raw_reader *r, u8 *dst)
 
 	/* Any record fits in an empty page, so none is stuck in the ring. */
 	BUILD_BUG_ON(RT_RB_MAX_PAYLOAD + 16 > RT_RAW_REC_SPACE);
+	/*
+	 * A span ends early, preemption being off, when another task
+	 * wants the CPU: give it the CPU here, or every page after would
+	 * stop after one ring page (no other point of this loop yields).
+	 */
+	cond_resched();
 	rt_raw_page_start(&f.p, dst, r->size);
 	f.kept = f.p;
 	rt_buffer_consume_span(r->tr->buffer, r->cpu, &rt_raw_span_ops, &f,

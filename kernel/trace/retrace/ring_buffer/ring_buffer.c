@@ -658,7 +658,9 @@ out:
  * enable interrupts.  Iterators are excluded through both buffers'
  * @readers, taken in the order @a, @b, and start over; consumers
  * through the two rings' consumer words, which the IPI takes (tried
- * again, as for a writer, when one is held).
+ * again, as for a writer, when one is held).  Both buffers'
+ * restructuring counts are raised meanwhile, so a consumer that starts
+ * then waits on @readers instead, but no CPU is waited for.
  * This is how a latency tracer keeps the ring that holds its longest
  * section (core/max.c).  May sleep.
  *
@@ -672,6 +674,14 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 
 	if (a == b || cpu < 0 || cpu >= nr_cpu_ids)
 		return -EINVAL;
+	/*
+	 * New consumers go the slow way and wait on @readers, so only
+	 * those already in a step can make the IPI refuse; no wait here.
+	 */
+	atomic_inc(&a->restructuring);
+	atomic_inc(&b->restructuring);
+	/* The counts before the IPI's trylocks: see rb_reader_lock(). */
+	smp_mb__after_atomic();
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
 	if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
@@ -685,9 +695,16 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 			cond_resched();
 		init_completion(&req.done);
 		INIT_CSD(&req.csd, rb_swap_here, &req);
-		/* -ENXIO: offline, so no writer runs there. */
-		if (smp_call_function_single_async(cpu, &req.csd))
+		/*
+		 * -ENXIO: offline, so no writer runs there.  Preemption off
+		 * as in an IPI: a consumer that preempted us here would spin
+		 * on a word we hold.
+		 */
+		if (smp_call_function_single_async(cpu, &req.csd)) {
+			preempt_disable();
 			rb_swap_here(&req);
+			preempt_enable();
+		}
 		wait_for_completion(&req.done);
 	} while (req.ret == -EBUSY && ++tries < RB_SWAP_TRIES);
 	cpus_read_unlock();
@@ -698,6 +715,10 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 out:
 	up_write(&b->readers);
 	up_write(&a->readers);
+	/* Changes before the counts: see rb_restructure_end(). */
+	smp_mb__before_atomic();
+	atomic_dec(&b->restructuring);
+	atomic_dec(&a->restructuring);
 	return req.ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
