@@ -213,6 +213,18 @@ static int rt_raw_wait(struct rt_raw_reader *r, bool nonblock)
 	}
 }
 
+/*
+ * Take the file's lock: 0, -EAGAIN or -EINTR.  A reader of this file
+ * may sleep holding it, waiting for a record: another reader of it
+ * waits interruptibly, or not at all.
+ */
+static int rt_raw_lock(struct rt_raw_reader *r, bool nonblock)
+{
+	if (nonblock)
+		return mutex_trylock(&r->lock) ? 0 : -EAGAIN;
+	return mutex_lock_interruptible(&r->lock) ? -EINTR : 0;
+}
+
 static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct rt_raw_reader *r = iocb->ki_filp->private_data;
@@ -221,16 +233,9 @@ static ssize_t rt_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t done = 0;
 	int ret;
 
-	/*
-	 * A reader of this file may sleep holding the lock, waiting for a
-	 * record: another reader of it waits interruptibly, or not at all.
-	 */
-	if (nonblock) {
-		if (!mutex_trylock(&r->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&r->lock)) {
-		return -EINTR;
-	}
+	ret = rt_raw_lock(r, nonblock);
+	if (ret)
+		return ret;
 	while (iov_iter_count(to)) {
 		if (r->page_off < r->size) {
 			size_t n = min_t(size_t, r->size - r->page_off,
@@ -328,12 +333,9 @@ static ssize_t rt_raw_splice_read(struct file *in, loff_t *ppos,
 			(flags & SPLICE_F_NONBLOCK);
 	ssize_t ret;
 
-	if (nonblock) {
-		if (!mutex_trylock(&r->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&r->lock)) {
-		return -EINTR;
-	}
+	ret = rt_raw_lock(r, nonblock);
+	if (ret)
+		return ret;
 	if (r->size == PAGE_SIZE && r->page_off == r->size &&
 	    len >= PAGE_SIZE) {
 		ret = rt_raw_splice_pages(r, pipe, len, nonblock);

@@ -192,8 +192,9 @@ struct rb_cpu {
  * @readers: held shared by iterator steps and by consumers that found
  *	@restructuring raised, exclusive by reset, resize and swaps, which
  *	rewrite or free what readers look at
- * @restructuring: raised by those for their whole duration, before they
- *	wait for the consumers that take no lock (rb_reader_lock())
+ * @restructuring: raised by those for their whole duration; all but
+ *	rt_buffer_swap_cpu() then wait for the consumers that take no lock
+ *	(rb_reader_lock()), which it shuts out with their rings' words
  * @generation: bumped by reset and resize so iterators start over
  * @clock: enum rt_rb_clock, what writers stamp with; changed only by
  *	rt_buffer_set_clock() while writers are held off
@@ -448,6 +449,24 @@ static void rb_restructure_begin(struct rt_buffer *buf)
 	down_write(&buf->readers);
 }
 
+/* Raise both swap partners' counts, ordered before what follows. */
+static void rb_restructuring_raise2(struct rt_buffer *a, struct rt_buffer *b)
+{
+	atomic_inc(&a->restructuring);
+	atomic_inc(&b->restructuring);
+	/* The counts before the wait or the IPI: see rb_reader_lock(). */
+	smp_mb__after_atomic();
+}
+
+/* Lower them once the swap is done: see rb_restructure_end(). */
+static void rb_restructuring_lower2(struct rt_buffer *a, struct rt_buffer *b)
+{
+	/* Changes before the counts: pairs with rb_reader_lock()'s acquire. */
+	smp_mb__before_atomic();
+	atomic_dec(&b->restructuring);
+	atomic_dec(&a->restructuring);
+}
+
 static void rb_restructure_end(struct rt_buffer *buf)
 {
 	up_write(&buf->readers);
@@ -554,10 +573,7 @@ int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 	rt_buffer_record_disable(a);
 	rt_buffer_record_disable(b);
 	/* rb_restructure_begin() of both, with one wait. */
-	atomic_inc(&a->restructuring);
-	atomic_inc(&b->restructuring);
-	/* The counts before the wait: see rb_reader_lock(). */
-	smp_mb__after_atomic();
+	rb_restructuring_raise2(a, b);
 	rt_wait_preempt_readers();
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
@@ -575,10 +591,7 @@ int rt_buffer_swap(struct rt_buffer *a, struct rt_buffer *b)
 out:
 	up_write(&b->readers);
 	up_write(&a->readers);
-	/* Changes before the counts: see rb_restructure_end(). */
-	smp_mb__before_atomic();
-	atomic_dec(&b->restructuring);
-	atomic_dec(&a->restructuring);
+	rb_restructuring_lower2(a, b);
 	rt_buffer_record_enable(b);
 	rt_buffer_record_enable(a);
 	return ret;
@@ -678,10 +691,7 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 	 * New consumers go the slow way and wait on @readers, so only
 	 * those already in a step can make the IPI refuse; no wait here.
 	 */
-	atomic_inc(&a->restructuring);
-	atomic_inc(&b->restructuring);
-	/* The counts before the IPI's trylocks: see rb_reader_lock(). */
-	smp_mb__after_atomic();
+	rb_restructuring_raise2(a, b);
 	down_write(&a->readers);
 	down_write_nested(&b->readers, SINGLE_DEPTH_NESTING);
 	if (a->cpus[cpu]->nr_pages != b->cpus[cpu]->nr_pages) {
@@ -715,10 +725,7 @@ int rt_buffer_swap_cpu(struct rt_buffer *a, struct rt_buffer *b, int cpu)
 out:
 	up_write(&b->readers);
 	up_write(&a->readers);
-	/* Changes before the counts: see rb_restructure_end(). */
-	smp_mb__before_atomic();
-	atomic_dec(&b->restructuring);
-	atomic_dec(&a->restructuring);
+	rb_restructuring_lower2(a, b);
 	return req.ret;
 }
 EXPORT_SYMBOL_GPL(rt_buffer_swap_cpu);
@@ -1304,11 +1311,11 @@ struct rb_reader {
  * Take @cpu's ring for one consumer step ("Reader locking" in
  * ring-buffer-design.txt).  Task context only; may sleep, though it
  * rarely does.  The step runs with preemption off and never sleeps.
- * Unless a reset, resize or swap of every CPU is under way, it takes
- * no sleeping lock: those raise @buf->restructuring and then wait for
- * every CPU to schedule (rt_wait_preempt_readers()) before they touch
- * anything, so a consumer that saw the count at 0 with preemption off
- * has finished first.  One that sees it raised takes @buf->readers
+ * Unless a reset, resize or swap is under way, it takes no sleeping
+ * lock: those raise @buf->restructuring, and all but the swap of one
+ * CPU then wait for every CPU to schedule (rt_wait_preempt_readers())
+ * before they touch anything, so a consumer that saw the count at 0
+ * with preemption off has finished first.  One that sees it raised takes @buf->readers
  * shared, as iterators do, and waits for the change to end.  Then the
  * ring's consumer word, a spin: its holders run with preemption off
  * and only copy.  rt_buffer_swap_cpu() takes the words of the two
