@@ -3,9 +3,9 @@
 # go, instruction by instruction.  Boots the built kernel (FLAVOUR as
 # lib.sh: REF=1 for upstream's tracing) under single-threaded TCG with
 # QEMU's gdb stub, lets guest-profile.sh set up SETUP (off, function,
-# graph, kprobe, kprobe+N, marker, raw, text) and loop on its syscall, then
-# single-steps CALLS (3) whole calls from the syscall entry back to user
-# mode.  QEMU steps with interrupts and timers masked, so a call's count
+# graph, kprobe, kprobe+N, marker, raw, text, open, close) and loop on
+# its syscall, then single-steps CALLS (3) whole calls from the syscall
+# entry back to user mode.  QEMU steps with interrupts and timers masked, so a call's count
 # is the call alone; it matches what -icount charges it.  Prints the
 # instructions per call and the functions they ran in; the program
 # counters go to build/profile/.  A perf-style breakdown for make bench's
@@ -16,7 +16,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 
-SETUP=${1:?usage: profile.sh off|function|graph|kprobe|kprobe+N|marker|raw|text [CALLS]}
+SETUP=${1:?usage: profile.sh off|function|graph|kprobe|kprobe+N|marker|raw|text|open|close [CALLS]}
 CALLS=${2:-3}
 OUT=$(outdir)
 OBJ=$(objdir)
@@ -27,6 +27,8 @@ case $SETUP in
 marker) NR=1 ;;		# write(2)
 raw) NR=275 ;;		# splice(2), into the pipe and out of it in turn
 text) NR=0 ;;		# read(2)
+open) NR=257 ;;		# openat(2) of the open+close loop
+close) NR=3 ;;		# close(2) of the same loop
 *) NR=110 ;;		# getppid(2)
 esac
 PD=$BUILD/profile

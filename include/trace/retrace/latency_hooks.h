@@ -8,7 +8,10 @@
  * sits behind a static branch that is a NOP until a latency tracer is
  * current: an idle kernel pays one NOP per local_irq_*() and per
  * preemption count change, and keeps the out-of-line call in a cold
- * path.  The kernel's raw_*() and *_notrace() variants are not hooked.
+ * path.  That call goes through a thunk that keeps every register
+ * (arch/x86/kernel/retrace_hook_thunks.S), so that the compiler lays
+ * out the hot path as it would without hooks.  The kernel's raw_*()
+ * and *_notrace() variants are not hooked.
  */
 #ifndef _TRACE_RETRACE_LATENCY_HOOKS_H
 #define _TRACE_RETRACE_LATENCY_HOOKS_H
@@ -29,9 +32,39 @@ extern struct static_key_false retrace_preempt_hook_key;
 #define retrace_preempt_hooked()	\
 	arch_static_branch((struct static_key *)&retrace_preempt_hook_key, false)
 
-/* Called with interrupts off: just after they went off, just before on. */
-void retrace_irqs_off_hook(void);
+/*
+ * The cold halves: calls that clobber no register.  A thunk with an
+ * argument takes it in %rdi, which the call site keeps itself.
+ */
+#define retrace_hook_call(thunk)					\
+	do {								\
+		asm volatile("call " #thunk				\
+			     : ASM_CALL_CONSTRAINT : : "memory");	\
+	} while (0)
+#define retrace_hook_call_int(thunk, val)				\
+	do {								\
+		asm volatile("push %%rdi\n\t"				\
+			     "mov %k[arg], %%edi\n\t"			\
+			     "call " #thunk "\n\t"			\
+			     "pop %%rdi"				\
+			     : ASM_CALL_CONSTRAINT			\
+			     : [arg] "ri" ((int)(val)) : "memory");	\
+	} while (0)
+
+#define retrace_irqs_off_call()	retrace_hook_call(retrace_irqs_off_thunk)
+#define retrace_irqs_on_call()	retrace_hook_call(retrace_irqs_on_thunk)
+#define retrace_preempt_add_call(val)	\
+	retrace_hook_call_int(retrace_preempt_add_thunk, val)
+#define retrace_preempt_sub_call(val)	\
+	retrace_hook_call_int(retrace_preempt_sub_thunk, val)
+
+/*
+ * Called with interrupts off: just after they went off, just before on.
+ * The _from() forms are what the thunks call, with the site's address.
+ */
 void retrace_irqs_on_hook(void);
+void retrace_irqs_off_from(unsigned long ip);
+void retrace_irqs_on_from(unsigned long ip);
 /*
  * Entry code turned interrupts off: from kernel mode, where they may
  * have been off already (a fault inside a section), or from user mode,
@@ -43,8 +76,8 @@ void retrace_irqs_off_user_hook(void);
  * Called with preemption off: after the count grew by @val, before it
  * shrinks by @val.  Only a change from or to zero is a transition.
  */
-void retrace_preempt_add_hook(int val);
-void retrace_preempt_sub_hook(int val);
+void retrace_preempt_add_from(int val, unsigned long ip);
+void retrace_preempt_sub_from(int val, unsigned long ip);
 /*
  * The same for callers that know the address to report: lockdep's
  * trace_hardirqs_on/off() and the out-of-line preempt_count_add/sub()

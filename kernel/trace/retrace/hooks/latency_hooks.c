@@ -143,17 +143,17 @@ void notrace retrace_preempt_on_at(unsigned long ip)
 NOKPROBE_SYMBOL(retrace_preempt_on_at);
 
 /**
- * retrace_irqs_off_hook - interrupts just went off (static branch taken)
+ * retrace_irqs_off_from - interrupts just went off (static branch taken)
+ * @ip: the site, in the function that turned them off
  *
- * Called from local_irq_disable() and local_irq_save() when they turned
- * interrupts off; reports the caller's address.
+ * Called through retrace_irqs_off_thunk from local_irq_disable() and
+ * local_irq_save() when they turned interrupts off.
  */
-void notrace retrace_irqs_off_hook(void)
+void notrace retrace_irqs_off_from(unsigned long ip)
 {
-	rt_lat_irqs_off(CALLER_ADDR0, false);
+	rt_lat_irqs_off(ip, false);
 }
-EXPORT_SYMBOL(retrace_irqs_off_hook);
-NOKPROBE_SYMBOL(retrace_irqs_off_hook);
+NOKPROBE_SYMBOL(retrace_irqs_off_from);
 
 /**
  * retrace_irqs_off_entry_hook - entry code turned interrupts off
@@ -185,10 +185,10 @@ EXPORT_SYMBOL(retrace_irqs_off_user_hook);
 NOKPROBE_SYMBOL(retrace_irqs_off_user_hook);
 
 /**
- * retrace_irqs_on_hook - interrupts are about to go on (static branch taken)
+ * retrace_irqs_on_hook - interrupts are about to go on (entry code)
  *
- * Called from local_irq_enable() and local_irq_restore() with
- * interrupts still off; reports the caller's address.
+ * From trace_hardirqs_on_prepare() and irqentry_exit()'s
+ * trace_hardirqs_on(), with interrupts still off; reports the caller.
  */
 void notrace retrace_irqs_on_hook(void)
 {
@@ -198,28 +198,45 @@ EXPORT_SYMBOL(retrace_irqs_on_hook);
 NOKPROBE_SYMBOL(retrace_irqs_on_hook);
 
 /**
- * retrace_preempt_add_hook - the preemption count grew (static branch taken)
- * @val: by how much; a transition when the count is now exactly @val
+ * retrace_irqs_on_from - interrupts are about to go on (static branch taken)
+ * @ip: the site, in the function that turns them on
+ *
+ * Called through retrace_irqs_on_thunk from local_irq_enable() and
+ * local_irq_restore(), with interrupts still off.
  */
-void notrace retrace_preempt_add_hook(int val)
+void notrace retrace_irqs_on_from(unsigned long ip)
 {
-	if (preempt_count() == val)
-		RT_LAT_CALL(preempt_off, CALLER_ADDR0);
+	rt_lat_irqs_on(ip);
 }
-EXPORT_SYMBOL(retrace_preempt_add_hook);
-NOKPROBE_SYMBOL(retrace_preempt_add_hook);
+NOKPROBE_SYMBOL(retrace_irqs_on_from);
 
 /**
- * retrace_preempt_sub_hook - the preemption count is about to shrink
- * @val: by how much; a transition when the count is exactly @val
+ * retrace_preempt_add_from - the preemption count grew (static branch taken)
+ * @val: by how much; a transition when the count is now exactly @val
+ * @ip: the site, in the function that disabled preemption
+ *
+ * Called through retrace_preempt_add_thunk.
  */
-void notrace retrace_preempt_sub_hook(int val)
+void notrace retrace_preempt_add_from(int val, unsigned long ip)
 {
 	if (preempt_count() == val)
-		RT_LAT_CALL(preempt_on, CALLER_ADDR0);
+		RT_LAT_CALL(preempt_off, ip);
 }
-EXPORT_SYMBOL(retrace_preempt_sub_hook);
-NOKPROBE_SYMBOL(retrace_preempt_sub_hook);
+NOKPROBE_SYMBOL(retrace_preempt_add_from);
+
+/**
+ * retrace_preempt_sub_from - the preemption count is about to shrink
+ * @val: by how much; a transition when the count is exactly @val
+ * @ip: the site, in the function that enables preemption
+ *
+ * Called through retrace_preempt_sub_thunk.
+ */
+void notrace retrace_preempt_sub_from(int val, unsigned long ip)
+{
+	if (preempt_count() == val)
+		RT_LAT_CALL(preempt_on, ip);
+}
+NOKPROBE_SYMBOL(retrace_preempt_sub_from);
 
 void notrace retrace_idle_enter_hook(void)
 {

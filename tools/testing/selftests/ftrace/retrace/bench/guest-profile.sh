@@ -16,9 +16,18 @@
 #                per_cpu/cpu0/trace_pipe_raw (the reader's own records
 #                keep the ring full)
 #   text         the same, read() of trace_pipe
+#   open, close  no tracer: the open+close baseline (profile.sh steps
+#                the openat() or the close() of each turn); these two
+#                also run on a kernel without tracing
 
 T=/sys/kernel/debug/tracing
 FN=${PROFILE_FN:-__x64_sys_getppid}
+case $1 in
+open|close)
+	echo "PROFILE-READY $1 openclose"
+	exec rtbench openclose 2000000000
+	;;
+esac
 cd "$T" || exit 1
 echo nop > current_tracer
 echo > trace
