@@ -5,11 +5,12 @@
 # QEMU's gdb stub, lets guest-profile.sh set up SETUP (off, function,
 # graph, kprobe, kprobe+N, marker, raw, text, open, close) and loop on
 # its syscall, then single-steps CALLS (3) whole calls from the syscall
-# entry back to user mode.  QEMU steps with interrupts and timers masked, so a call's count
-# is the call alone; it matches what -icount charges it.  Prints the
-# instructions per call and the functions they ran in; the program
-# counters go to build/profile/.  A perf-style breakdown for make bench's
-# rows (the guest has no PMU under TCG).  One vCPU (SMP=1) by default:
+# entry back to user mode.  QEMU steps with interrupts and timers
+# masked, so a call's count is the call alone; it matches what -icount
+# charges it.  Prints the instructions per call and the functions they
+# ran in; the program counters go to build/profile/.  A perf-style
+# breakdown for make bench's rows (the guest has no PMU under TCG).
+# One vCPU (SMP=1) by default:
 # while one vCPU steps the others stand still, and a step that waits
 # for them (a seqcount retry in ktime_get(), an IPI) would wait forever.
 #   PROFILE_FN=SYM: the kprobe setups' function (__x64_sys_getppid).

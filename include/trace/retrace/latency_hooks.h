@@ -21,6 +21,7 @@
 /* Declared before <asm/jump_label.h> names them in prototypes. */
 struct static_key;
 struct jump_entry;
+#include <asm/asm.h>
 #include <asm/jump_label.h>
 
 /* struct static_key_false, kept incomplete here: see the top. */
@@ -58,11 +59,15 @@ extern struct static_key_false retrace_preempt_hook_key;
 #define retrace_preempt_sub_call(val)	\
 	retrace_hook_call_int(retrace_preempt_sub_thunk, val)
 
+/* The thunks: not for C callers (the macros above call them). */
+void retrace_irqs_off_thunk(void);
+void retrace_irqs_on_thunk(void);
+void retrace_preempt_add_thunk(void);
+void retrace_preempt_sub_thunk(void);
 /*
- * Called with interrupts off: just after they went off, just before on.
- * The _from() forms are what the thunks call, with the site's address.
+ * What the thunks call, with the site's address.  With interrupts off:
+ * just after they went off, just before they go on.
  */
-void retrace_irqs_on_hook(void);
 void retrace_irqs_off_from(unsigned long ip);
 void retrace_irqs_on_from(unsigned long ip);
 /*
@@ -72,6 +77,8 @@ void retrace_irqs_on_from(unsigned long ip);
  */
 void retrace_irqs_off_entry_hook(void);
 void retrace_irqs_off_user_hook(void);
+/* Entry code turns interrupts on (interrupts still off). */
+void retrace_irqs_on_hook(void);
 /*
  * Called with preemption off: after the count grew by @val, before it
  * shrinks by @val.  Only a change from or to zero is a transition.

@@ -149,7 +149,7 @@ NOKPROBE_SYMBOL(retrace_preempt_on_at);
  * Called through retrace_irqs_off_thunk from local_irq_disable() and
  * local_irq_save() when they turned interrupts off.
  */
-void notrace retrace_irqs_off_from(unsigned long ip)
+__visible void notrace retrace_irqs_off_from(unsigned long ip)
 {
 	rt_lat_irqs_off(ip, false);
 }
@@ -204,7 +204,7 @@ NOKPROBE_SYMBOL(retrace_irqs_on_hook);
  * Called through retrace_irqs_on_thunk from local_irq_enable() and
  * local_irq_restore(), with interrupts still off.
  */
-void notrace retrace_irqs_on_from(unsigned long ip)
+__visible void notrace retrace_irqs_on_from(unsigned long ip)
 {
 	rt_lat_irqs_on(ip);
 }
@@ -217,7 +217,7 @@ NOKPROBE_SYMBOL(retrace_irqs_on_from);
  *
  * Called through retrace_preempt_add_thunk.
  */
-void notrace retrace_preempt_add_from(int val, unsigned long ip)
+__visible void notrace retrace_preempt_add_from(int val, unsigned long ip)
 {
 	if (preempt_count() == val)
 		RT_LAT_CALL(preempt_off, ip);
@@ -231,7 +231,7 @@ NOKPROBE_SYMBOL(retrace_preempt_add_from);
  *
  * Called through retrace_preempt_sub_thunk.
  */
-void notrace retrace_preempt_sub_from(int val, unsigned long ip)
+__visible void notrace retrace_preempt_sub_from(int val, unsigned long ip)
 {
 	if (preempt_count() == val)
 		RT_LAT_CALL(preempt_on, ip);
