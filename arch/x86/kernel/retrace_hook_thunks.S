@@ -62,7 +62,7 @@ SYM_FUNC_END(\name)
 EXPORT_SYMBOL(\name)
 .endm
 
-RT_HOOK_THUNK retrace_irqs_off_thunk, retrace_irqs_off_from, 0
-RT_HOOK_THUNK retrace_irqs_on_thunk, retrace_irqs_on_from, 0
+RT_HOOK_THUNK retrace_irqs_off_thunk, retrace_irqs_off_at, 0
+RT_HOOK_THUNK retrace_irqs_on_thunk, retrace_irqs_on_at, 0
 RT_HOOK_THUNK retrace_preempt_add_thunk, retrace_preempt_add_from, 1
 RT_HOOK_THUNK retrace_preempt_sub_thunk, retrace_preempt_sub_from, 1

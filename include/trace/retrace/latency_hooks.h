@@ -65,12 +65,6 @@ void retrace_irqs_on_thunk(void);
 void retrace_preempt_add_thunk(void);
 void retrace_preempt_sub_thunk(void);
 /*
- * What the thunks call, with the site's address.  With interrupts off:
- * just after they went off, just before they go on.
- */
-void retrace_irqs_off_from(unsigned long ip);
-void retrace_irqs_on_from(unsigned long ip);
-/*
  * Entry code turned interrupts off: from kernel mode, where they may
  * have been off already (a fault inside a section), or from user mode,
  * where they were on (so a section still open lost its end).
@@ -86,10 +80,10 @@ void retrace_irqs_on_hook(void);
 void retrace_preempt_add_from(int val, unsigned long ip);
 void retrace_preempt_sub_from(int val, unsigned long ip);
 /*
- * The same for callers that know the address to report: lockdep's
- * trace_hardirqs_on/off() and the out-of-line preempt_count_add/sub()
- * of CONFIG_DEBUG_PREEMPT (through trace_preempt_on/off()).  They check
- * their own key.
+ * The same for callers that know the address to report: the irqs
+ * thunks (local_irq_*()), lockdep's trace_hardirqs_on/off() and the
+ * out-of-line preempt_count_add/sub() of CONFIG_DEBUG_PREEMPT (through
+ * trace_preempt_on/off()).  They check their own key.
  */
 void retrace_irqs_off_at(unsigned long ip);
 void retrace_irqs_on_at(unsigned long ip);

@@ -104,9 +104,11 @@ static __always_inline void rt_lat_irqs_on(unsigned long ip)
 /*
  * The address reported is the caller's: the function that turned
  * interrupts or preemption off or on (without frame pointers its own
- * caller is not known).
+ * caller is not known).  The irqs pair is also what
+ * retrace_irqs_off_thunk and retrace_irqs_on_thunk call, with the
+ * site of local_irq_*().
  */
-void notrace retrace_irqs_off_at(unsigned long ip)
+__visible void notrace retrace_irqs_off_at(unsigned long ip)
 {
 	if (retrace_irqs_hooked())
 		rt_lat_irqs_off(ip, false);
@@ -121,7 +123,7 @@ void notrace retrace_irqs_off_entry_at(unsigned long ip)
 }
 NOKPROBE_SYMBOL(retrace_irqs_off_entry_at);
 
-void notrace retrace_irqs_on_at(unsigned long ip)
+__visible void notrace retrace_irqs_on_at(unsigned long ip)
 {
 	if (retrace_irqs_hooked())
 		rt_lat_irqs_on(ip);
@@ -141,19 +143,6 @@ void notrace retrace_preempt_on_at(unsigned long ip)
 		RT_LAT_CALL(preempt_on, ip);
 }
 NOKPROBE_SYMBOL(retrace_preempt_on_at);
-
-/**
- * retrace_irqs_off_from - interrupts just went off (static branch taken)
- * @ip: the site, in the function that turned them off
- *
- * Called through retrace_irqs_off_thunk from local_irq_disable() and
- * local_irq_save() when they turned interrupts off.
- */
-__visible void notrace retrace_irqs_off_from(unsigned long ip)
-{
-	rt_lat_irqs_off(ip, false);
-}
-NOKPROBE_SYMBOL(retrace_irqs_off_from);
 
 /**
  * retrace_irqs_off_entry_hook - entry code turned interrupts off
@@ -196,19 +185,6 @@ void notrace retrace_irqs_on_hook(void)
 }
 EXPORT_SYMBOL(retrace_irqs_on_hook);
 NOKPROBE_SYMBOL(retrace_irqs_on_hook);
-
-/**
- * retrace_irqs_on_from - interrupts are about to go on (static branch taken)
- * @ip: the site, in the function that turns them on
- *
- * Called through retrace_irqs_on_thunk from local_irq_enable() and
- * local_irq_restore(), with interrupts still off.
- */
-__visible void notrace retrace_irqs_on_from(unsigned long ip)
-{
-	rt_lat_irqs_on(ip);
-}
-NOKPROBE_SYMBOL(retrace_irqs_on_from);
 
 /**
  * retrace_preempt_add_from - the preemption count grew (static branch taken)
